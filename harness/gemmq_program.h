@@ -1,0 +1,84 @@
+/* gemmq_program.h: the program interface, the one way gemmq reaches any GEMM program.
+ *
+ * Our kernels, the cuBLAS and cuBLASLt programs, the host backend and plugins all fill a
+ * gemmq_program. This header is also the plugin ABI: it depends on nothing but <stdint.h> and
+ * <stddef.h>, and GEMMQ_PROGRAM_ABI_VERSION changes whenever a struct below changes layout.
+ *
+ * A plugin is a shared library that exports GEMMQ_PLUGIN_ENTRY_NAME with the type
+ * gemmq_plugin_entry_fn. gemmq loads it for the program name "plugin:<path>:<name>", calls the
+ * entry with its own ABI version, and refuses the library (naming both versions) when the versions
+ * differ.
+ *
+ * Life of a program for one (point, seed):
+ *   supports(ctx, problem)            may this program run the point here? (no allocation)
+ *   prepare(ctx, problem, io)  -> instance   buffers, handles, algorithm choice, workspace
+ *   launch(instance, io, stream) × reruns    enqueue the whole op; no allocation, no sync needed
+ *   release(instance)
+ * and destroy(ctx) once when gemmq is done with the program.
+ * Every function returns 0 on success; on failure non-zero and a message in msg.
+ */
+#ifndef GEMMQ_PROGRAM_H
+#define GEMMQ_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GEMMQ_PROGRAM_ABI_VERSION 1u
+
+/* op: 0 fwd, 1 dgrad, 2 wgrad, 3 router_fwd, 4 router_dgrad, 5 router_wgrad.
+ * dtype: 0 bf16, 1 fp32. Layouts and the (m, n, k, a_trans, b_trans) mapping: see
+ * reference/problem.h. Pointers are row-major and densely packed. */
+typedef struct gemmq_problem {
+	int32_t op;
+	int32_t in_dtype;
+	int32_t out_dtype;
+	int32_t a_trans; /* 1: A stored [K,M], else [M,K] */
+	int32_t b_trans; /* 1: B stored [N,K], else [K,N] */
+	int32_t reserved;
+	int64_t d_in, d_out, t;
+	int64_t m, n, k; /* out is [M,N] row-major */
+	uint64_t seed;   /* the seed of the inputs: information for calibration programs only */
+} gemmq_problem;
+
+typedef struct gemmq_operands {
+	const void *a; /* device memory for GPU programs, host memory for host programs */
+	const void *b;
+	void *out;
+} gemmq_operands;
+
+enum {
+	GEMMQ_PROGRAM_DETERMINISTIC = 1u << 0, /* bit-identical across reruns, streams, processes */
+	GEMMQ_PROGRAM_HOST = 1u << 1,          /* runs on the CPU on host memory; stream is NULL */
+	GEMMQ_PROGRAM_PLANTED = 1u << 2,       /* wrong on purpose, for testing gemmq itself */
+};
+
+typedef struct gemmq_program {
+	uint32_t abi_version; /* GEMMQ_PROGRAM_ABI_VERSION of the code that filled it */
+	const char *name;     /* the full name, e.g. "cublaslt:algo:3" */
+	const char *description;
+	uint32_t flags;       /* GEMMQ_PROGRAM_* */
+	void *ctx;            /* owned by the program; passed to supports, prepare and destroy */
+	int (*supports)(void *ctx, const gemmq_problem *p, char *msg, size_t msg_size);
+	int (*prepare)(void *ctx, const gemmq_problem *p, const gemmq_operands *io, void **instance,
+	               char *msg, size_t msg_size);
+	int (*launch)(void *instance, const gemmq_operands *io, void *stream, char *msg,
+	              size_t msg_size);
+	void (*release)(void *instance);
+	void (*destroy)(void *ctx);
+} gemmq_program;
+
+/* The plugin entry point. gemmq passes its ABI version; the plugin fills *programs with an array
+ * of *count programs that stays valid while the library is loaded, and returns its own ABI
+ * version (gemmq refuses the plugin when the two differ). */
+typedef uint32_t (*gemmq_plugin_entry_fn)(uint32_t host_abi_version,
+                                          const gemmq_program **programs, int *count);
+#define GEMMQ_PLUGIN_ENTRY_NAME "gemmq_plugin_programs"
+
+#ifdef __cplusplus
+}
+#endif
+#endif

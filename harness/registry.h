@@ -1,0 +1,47 @@
+/* registry.h: program names → programs.
+ *
+ * A name is "<family>" or "<family>:<parameters>": "cublas:default", "cublaslt:heuristic",
+ * "cublaslt:algo:3", "host:ref", "host:split", "host:wrong:3", "host:unwritten",
+ * "plugin:<path>:<name>". Families register once, reference (host) programs first; an unknown
+ * name is an input error whose message lists the known names.
+ */
+#ifndef GQ_REGISTRY_H
+#define GQ_REGISTRY_H
+
+#include "gemmq_program.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One family of programs, for `gemmq list` and error messages. */
+typedef struct gq_program_family {
+	const char *pattern;     /* "cublaslt:algo:<i>" */
+	const char *description;
+	int host;                /* 1: host backend program */
+	int deterministic;       /* 1: declares itself deterministic */
+	int planted;             /* 1: wrong on purpose (tests of gemmq itself) */
+	/* Open the program for a full name matching the pattern. Returns GQ_ERR_INPUT for a name of
+	 * this family with bad parameters. */
+	gq_status (*open)(const char *name, gemmq_program **out, gq_error *err);
+} gq_program_family;
+
+/* All families, in registration order; *count receives their number. */
+const gq_program_family *gq_registry_families(int *count);
+
+/* Check that name names a program (its syntax only: nothing is loaded or allocated). */
+gq_status gq_registry_check_name(const char *name, gq_error *err);
+
+/* Open the program called name; close it with gq_program_close. Plugin libraries are loaded
+ * here; an ABI mismatch names both versions. */
+gq_status gq_program_open(const char *name, gemmq_program **out, gq_error *err);
+void gq_program_close(gemmq_program *program);
+
+/* 1 when the program runs on the host backend. */
+int gq_program_is_host(const gemmq_program *program);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

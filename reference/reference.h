@@ -1,0 +1,42 @@
+/* reference.h: the FP64 reference of a point, and the data for the rounding-error bound.
+ *
+ * BF16 → FP64 is exact (a BF16 value is an FP32 value with 16 zero low bits, and FP64 holds every
+ * FP32 value). The reference is out = opA(A)·opB(B) in FP64 by OpenBLAS cblas_dgemm, row-major,
+ * with the layouts of problem.h. The bound operand is |opA(A)|·|opB(B)|, the matrix the rigorous
+ * error bound γ_K·(|A||B|)_ij is made from.
+ */
+#ifndef GQ_REFERENCE_H
+#define GQ_REFERENCE_H
+
+#include <stdint.h>
+
+#include "problem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* BF16 bits → float, exact. */
+float gq_bf16_to_float(uint16_t bits);
+/* float → BF16 bits, round to nearest even; NaN stays NaN (quiet). */
+uint16_t gq_float_to_bf16(float value);
+/* double → BF16 bits, round to nearest even of the double value (one rounding, not via float). */
+uint16_t gq_double_to_bf16(double value);
+
+/* Convert count BF16 values to FP64 (optionally their absolute values), multithreaded. */
+void gq_bf16_to_double(const uint16_t *in, int64_t count, int absolute, double *out);
+
+/* ref[M·N] = opA(A)·opB(B) in FP64; a and b are the stored BF16 operands of problem p
+ * (gq_problem_gemm says their shapes). When absprod is not NULL it receives |opA(A)|·|opB(B)|.
+ * Returns 0, or -1 when memory for the FP64 copies could not be had. */
+int gq_reference_compute(const gq_problem *p, const uint16_t *a, const uint16_t *b, double *ref,
+                         double *absprod);
+
+/* OpenBLAS's configuration string and thread count, for `gemmq info` and results metadata. */
+const char *gq_reference_blas_config(void);
+int gq_reference_blas_threads(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
