@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# e2e_cli.sh GEMMQ SOURCE_DIR: the command line's help, version, errors and exit statuses.
+set -u
+gemmq=$1 src=$2
+fail=0
+expect() { # expect STATUS PATTERN -- command...
+  local want=$1 pattern=$2; shift 3
+  local out; out=$("$@" 2>&1); local got=$?
+  if [ "$got" -ne "$want" ]; then echo "FAIL: '$*' exited $got, expected $want"; echo "$out"; fail=1; return; fi
+  if ! grep -qE -- "$pattern" <<<"$out"; then echo "FAIL: '$*' output lacks /$pattern/"; echo "$out"; fail=1; return; fi
+  echo "ok: $* -> $got"
+}
+expect 0 'usage: gemmq <command>' -- "$gemmq" --help
+expect 2 'usage: gemmq <command>' -- "$gemmq"
+expect 2 "unknown command 'frobnicate'" -- "$gemmq" frobnicate
+expect 0 '^gemmq [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]+' -- "$gemmq" --version
+for c in info list check-protocol accuracy; do
+  expect 0 "usage: gemmq $c" -- "$gemmq" $c --help
+done
+expect 2 'unknown option' -- "$gemmq" accuracy --bogus
+expect 2 'give at least one protocol file' -- "$gemmq" check-protocol
+expect 2 "'gpu7' is not a device" -- "$gemmq" accuracy --device gpu7
+expect 0 'host backend' -- "$gemmq" info --device host
+expect 0 '"backend": "host"' -- "$gemmq" info --device host --json
+expect 0 'host:ref .* yes .* yes' -- "$gemmq" list --device host
+expect 0 'cublaslt:heuristic' -- "$gemmq" list --device host
+expect 2 'No such file|cannot (open|read)' -- "$gemmq" check-protocol /nonexistent/protocol.json
+expect 2 'cannot (create|write)' -- "$gemmq" accuracy "$src/tests/protocols/e2e/host-split.json" --device host -o /nonexistent/dir/x.json
+exit $fail

@@ -1,0 +1,148 @@
+/* test_e2e_accuracy.c: `gemmq accuracy --device host` end to end, judged from its results file.
+ *
+ * host:ref must pass and be bitwise stable; host:split must pass and be flagged not bitwise
+ * stable; host:wrong:3 must fail on seed 3 and on no other seed; host:unwritten must fail (its
+ * element 0 keeps the NaN fill). The exit status must say whether a failure was found. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static char tmpdir[256];
+
+/* Run gemmq accuracy on tests/protocols/e2e/<name>.json; return its exit status and the results. */
+static int run_accuracy(const char *name, json_t **results)
+{
+	char out[512], cmd[2048];
+	snprintf(out, sizeof(out), "%s/%s.json", tmpdir, name);
+	snprintf(cmd, sizeof(cmd), "'%s' accuracy '%s/tests/protocols/e2e/%s.json' --device host -o '%s' -q",
+	         GQ_GEMMQ_BIN, GQ_SOURCE_DIR, name, out);
+	int status = system(cmd);
+	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	json_error_t jerr;
+	*results = json_load_file(out, 0, &jerr);
+	CHECK_MSG(*results != NULL, "%s: results not readable: %s", name, jerr.text);
+	return code;
+}
+
+/* The record of program at every point; calls fn(point, record). */
+typedef void (*record_fn)(json_t *point, json_t *record, void *user);
+static int for_program(json_t *results, const char *program, record_fn fn, void *user)
+{
+	int seen = 0;
+	size_t i, j;
+	json_t *point, *rec;
+	json_array_foreach(json_object_get(results, "points"), i, point)
+	{
+		json_array_foreach(json_object_get(json_object_get(point, "accuracy"), "programs"), j, rec)
+		{
+			if (strcmp(json_string_value(json_object_get(rec, "program")), program) == 0) {
+				fn(point, rec, user);
+				seen++;
+			}
+		}
+	}
+	return seen;
+}
+
+static const char *status_of(json_t *rec) { return json_string_value(json_object_get(rec, "status")); }
+
+static void expect_ref(json_t *point, json_t *rec, void *user)
+{
+	(void)point, (void)user;
+	CHECK_MSG(strcmp(status_of(rec), "pass") == 0, "host:ref: %s", status_of(rec));
+	CHECK(json_is_true(json_object_get(rec, "bitwise_stable")));
+	CHECK(json_is_true(json_object_get(rec, "declared_deterministic")));
+	CHECK(json_array_size(json_object_get(rec, "seeds")) == 5);
+}
+
+static void expect_split(json_t *point, json_t *rec, void *unstable_count)
+{
+	(void)point;
+	CHECK_MSG(strcmp(status_of(rec), "pass") == 0, "host:split: %s: %s", status_of(rec),
+	          json_string_value(json_object_get(rec, "message")));
+	CHECK(json_is_false(json_object_get(rec, "declared_deterministic")));
+	if (json_is_false(json_object_get(rec, "bitwise_stable")))
+		(*(int *)unstable_count)++;
+}
+
+static void expect_wrong(json_t *point, json_t *rec, void *user)
+{
+	(void)user;
+	const char *id = json_string_value(json_object_get(point, "id"));
+	CHECK_MSG(strcmp(status_of(rec), "fail") == 0, "%s: host:wrong:3 is %s", id, status_of(rec));
+	CHECK(json_integer_value(json_object_get(rec, "failed_seeds")) == 1);
+	size_t i;
+	json_t *seed;
+	json_array_foreach(json_object_get(rec, "seeds"), i, seed)
+	{
+		json_int_t s = json_integer_value(json_object_get(seed, "seed"));
+		int pass = json_is_true(json_object_get(seed, "pass"));
+		CHECK_MSG(pass == (s != 3), "%s: seed %lld pass=%d", id, (long long)s, pass);
+		if (s == 3) {
+			CHECK(json_integer_value(json_object_get(seed, "first_failing_rerun")) == 0);
+			CHECK(strstr(json_string_value(json_object_get(seed, "reason")), "rerun 0") != NULL);
+		}
+	}
+	CHECK(strstr(json_string_value(json_object_get(rec, "message")), "seed 3") != NULL);
+}
+
+static void expect_unwritten(json_t *point, json_t *rec, void *user)
+{
+	(void)user;
+	const char *id = json_string_value(json_object_get(point, "id"));
+	CHECK_MSG(strcmp(status_of(rec), "fail") == 0, "%s: host:unwritten is %s", id, status_of(rec));
+	CHECK(json_integer_value(json_object_get(rec, "failed_seeds")) == 5);
+	json_t *seed0 = json_array_get(json_object_get(rec, "seeds"), 0);
+	json_t *worst = json_object_get(seed0, "worst");
+	CHECK(json_integer_value(json_object_get(worst, "nonfinite")) == 1);
+	CHECK(strstr(json_string_value(json_object_get(seed0, "reason")), "nonfinite") != NULL);
+}
+
+int main(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/gemmq-e2e-XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	json_t *r;
+
+	int code = run_accuracy("host-split", &r);
+	CHECK_MSG(code == 0, "exit status %d for host:ref + host:split", code);
+	if (r) {
+		CHECK(for_program(r, "host:ref", expect_ref, NULL) == 6);
+		int unstable = 0;
+		CHECK(for_program(r, "host:split", expect_split, &unstable) == 6);
+		CHECK_MSG(unstable >= 4, "host:split flagged not bitwise stable at %d of 6 points", unstable);
+		CHECK(json_is_true(json_object_get(json_object_get(r, "meta"), "complete")));
+		CHECK(strlen(json_string_value(json_object_get(
+		          json_object_get(json_object_get(r, "meta"), "protocol"), "sha256"))) == 64);
+		json_decref(r);
+	}
+
+	code = run_accuracy("host-wrong", &r);
+	CHECK_MSG(code == 1, "exit status %d with a planted wrong program (expected 1)", code);
+	if (r) {
+		CHECK(for_program(r, "host:ref", expect_ref, NULL) == 6);
+		CHECK(for_program(r, "host:wrong:3", expect_wrong, NULL) == 6);
+		json_decref(r);
+	}
+
+	code = run_accuracy("host-unwritten", &r);
+	CHECK_MSG(code == 1, "exit status %d with an unwritten element (expected 1)", code);
+	if (r) {
+		CHECK(for_program(r, "host:unwritten", expect_unwritten, NULL) == 6);
+		json_decref(r);
+	}
+
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	return gq_check_exit("test_e2e_accuracy");
+}
