@@ -1,0 +1,138 @@
+/* reference.c: BF16 conversions and the FP64 reference by OpenBLAS (reference.h). */
+#include "reference.h"
+
+#include <cblas.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "philox.h"
+
+#define GQ_CONVERT_MIN_PER_THREAD (1 << 18)
+#define GQ_CONVERT_MAX_THREADS    64
+
+/* BF16 is the high half of an FP32: bits << 16 is the same value. */
+float gq_bf16_to_float(uint16_t bits)
+{
+	uint32_t u = (uint32_t)bits << 16;
+	float f;
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+/* Round an FP32 to its high 16 bits, to nearest even: add 0x7fff plus the kept part's lowest bit,
+ * then truncate. A carry runs into the exponent as it should (up to ±Inf); FP32 subnormals map
+ * onto BF16 subnormals by the same rule. NaN keeps its sign and high payload, quiet bit set. */
+uint16_t gq_float_to_bf16(float value)
+{
+	uint32_t u;
+	memcpy(&u, &value, sizeof(u));
+	if ((u & 0x7fffffffu) > 0x7f800000u)
+		return (uint16_t)((u >> 16) | 0x0040);
+	return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
+}
+
+uint16_t gq_double_to_bf16(double value)
+{
+	return gq_hd_double_to_bf16(value);
+}
+
+typedef struct convert_job {
+	const uint16_t *in;
+	int64_t count;
+	int absolute;
+	double *out;
+} convert_job;
+
+/* Convert one job's range; the pthread entry point. Clearing the sign bit is |x| exactly. */
+static void *convert_range(void *arg)
+{
+	const convert_job *j = (const convert_job *)arg;
+	uint16_t mask = j->absolute ? 0x7fff : 0xffff;
+	for (int64_t i = 0; i < j->count; i++)
+		j->out[i] = (double)gq_bf16_to_float((uint16_t)(j->in[i] & mask));
+	return NULL;
+}
+
+void gq_bf16_to_double(const uint16_t *in, int64_t count, int absolute, double *out)
+{
+	if (count <= 0)
+		return;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int64_t nt = count / GQ_CONVERT_MIN_PER_THREAD;
+	if (nt > cores)
+		nt = cores;
+	if (nt > GQ_CONVERT_MAX_THREADS)
+		nt = GQ_CONVERT_MAX_THREADS;
+	if (nt < 1)
+		nt = 1;
+	convert_job jobs[GQ_CONVERT_MAX_THREADS];
+	pthread_t tids[GQ_CONVERT_MAX_THREADS];
+	int started[GQ_CONVERT_MAX_THREADS];
+	int64_t per = (count + nt - 1) / nt;
+	for (int t = 0; t < nt; t++) {
+		int64_t begin = t * per, end = begin + per < count ? begin + per : count;
+		if (end < begin)
+			end = begin;
+		jobs[t] = (convert_job){in + begin, end - begin, absolute, out + begin};
+		started[t] = t > 0 && pthread_create(&tids[t], NULL, convert_range, &jobs[t]) == 0;
+	}
+	for (int t = 0; t < nt; t++)
+		if (!started[t])
+			convert_range(&jobs[t]);
+	for (int t = 1; t < nt; t++)
+		if (started[t])
+			pthread_join(tids[t], NULL);
+}
+
+/* C[M,N] = opA(A)·opB(B), row-major, with the stored shapes of g (problem.h). */
+static void reference_dgemm(const gq_gemm *g, const double *a, const double *b, double *c)
+{
+	cblas_dgemm(CblasRowMajor, g->a_trans ? CblasTrans : CblasNoTrans,
+	            g->b_trans ? CblasTrans : CblasNoTrans, (blasint)g->m, (blasint)g->n,
+	            (blasint)g->k, 1.0, a, (blasint)g->a_cols, b, (blasint)g->b_cols, 0.0, c,
+	            (blasint)g->n);
+}
+
+/* ref = opA(A)·opB(B) in FP64 from exact FP64 copies of the BF16 operands; then, when asked,
+ * absprod = |opA(A)|·|opB(B)| from the absolute values (re-converted in place). Sizes beyond
+ * what a BLAS int holds are refused like a failed allocation. */
+int gq_reference_compute(const gq_problem *p, const uint16_t *a, const uint16_t *b, double *ref,
+                         double *absprod)
+{
+	gq_gemm g;
+	gq_problem_gemm(p, &g);
+	if (g.m <= 0 || g.n <= 0 || g.k <= 0 || g.m > INT_MAX || g.n > INT_MAX || g.k > INT_MAX)
+		return -1;
+	int64_t a_elems = g.a_rows * g.a_cols, b_elems = g.b_rows * g.b_cols;
+	double *a64 = malloc((size_t)a_elems * sizeof(double));
+	double *b64 = malloc((size_t)b_elems * sizeof(double));
+	if (!a64 || !b64) {
+		free(a64);
+		free(b64);
+		return -1;
+	}
+	gq_bf16_to_double(a, a_elems, 0, a64);
+	gq_bf16_to_double(b, b_elems, 0, b64);
+	reference_dgemm(&g, a64, b64, ref);
+	if (absprod) {
+		gq_bf16_to_double(a, a_elems, 1, a64);
+		gq_bf16_to_double(b, b_elems, 1, b64);
+		reference_dgemm(&g, a64, b64, absprod);
+	}
+	free(a64);
+	free(b64);
+	return 0;
+}
+
+const char *gq_reference_blas_config(void)
+{
+	return openblas_get_config();
+}
+
+int gq_reference_blas_threads(void)
+{
+	return openblas_get_num_threads();
+}
