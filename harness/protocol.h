@@ -23,6 +23,35 @@ extern "C" {
 
 #define GQ_PROTOCOL_FORMAT_VERSION 1
 
+/* Limits of the format (protocols/README.md). */
+#define GQ_PROTOCOL_MAX_POINTS 100000   /* expanded points of one protocol */
+#define GQ_PROTOCOL_MAX_TOKENS 10000000 /* T */
+#define GQ_PROTOCOL_MAX_DIM 262144      /* d_in, d_out (so 2·M·N·K fits in int64) */
+#define GQ_PROTOCOL_MAX_SEEDS 1000
+#define GQ_PROTOCOL_MAX_RERUNS 1000
+
+/* Bits of gq_timing_spec's sets. */
+enum {
+	GQ_TIMING_GRAPH = 1 << 0,
+	GQ_TIMING_EAGER = 1 << 1,
+	GQ_TIMING_STEP_OP = 1 << 0,
+	GQ_TIMING_STEP_BWD = 1 << 1,
+	GQ_TIMING_STEP_2FWD_BWD = 1 << 2,
+	GQ_TIMING_INTERLEAVED = 1 << 0,
+	GQ_TIMING_BLOCKED = 1 << 1,
+	GQ_TIMING_FORWARD = 1 << 0,
+	GQ_TIMING_REVERSE = 1 << 1,
+};
+
+/* Which limits a custom budget sets (gq_protocol.custom_given); the others come from its base. */
+enum {
+	GQ_BUDGET_GIVEN_ATOL = 1 << 0,
+	GQ_BUDGET_GIVEN_RTOL = 1 << 1,
+	GQ_BUDGET_GIVEN_MAX_VIOLATIONS = 1 << 2,
+	GQ_BUDGET_GIVEN_MAX_REL_FRO = 1 << 3,
+	GQ_BUDGET_GIVEN_MAX_ABS_REL = 1 << 4,
+};
+
 /* Arms of a protocol. incumbent is required; candidate is optional. twin and sota are made by
  * the timing engine, not written in protocols. */
 typedef enum gq_arm { GQ_ARM_INCUMBENT = 0, GQ_ARM_CANDIDATE, GQ_ARM_COUNT } gq_arm;
@@ -60,7 +89,10 @@ typedef struct gq_protocol {
 	char *text;             /* the file's bytes, NUL-terminated (owned) */
 	size_t text_size;
 
-	gq_point *points;       /* expanded: groups × shapes × tokens × out dtypes, in file order */
+	/* expanded in file order: for each points[] entry (group), each shape (list order; the
+	 * cross form: d_in outer, d_out inner), each out dtype (list order), each token count (list
+	 * order; a range ascending) -- tokens innermost, so a curve over T is contiguous */
+	gq_point *points;
 	int point_count;
 
 	gq_input_spec inputs[GQ_TENSOR_COUNT]; /* default normal, scale 1 for every tensor */
@@ -72,11 +104,15 @@ typedef struct gq_protocol {
 	uint64_t first_seed;    /* default 0: seeds are first_seed .. first_seed + seeds - 1 */
 	int reruns;             /* default 20 */
 	/* budget by out dtype for fwd/dgrad/wgrad (defaults k1_bf16 and k1_fp32), and for the router
-	 * ops (default router_fp32); resolve with gq_protocol_budget */
+	 * ops (default router_fp32); resolve with gq_protocol_budget. A spec is a preset name,
+	 * "custom" or "custom:<base preset>"; a custom one takes the limits marked in custom_given
+	 * from custom[] and the rest from its base (none: not checked) */
 	char budget_spec[GQ_DTYPE_COUNT][64];
 	char router_budget_spec[64];
-	gq_budget custom[GQ_DTYPE_COUNT];  /* when budget_spec is "custom" */
+	gq_budget custom[GQ_DTYPE_COUNT];  /* when budget_spec is "custom…" */
 	gq_budget router_custom;
+	unsigned custom_given[GQ_DTYPE_COUNT]; /* GQ_BUDGET_GIVEN_* bits */
+	unsigned router_custom_given;
 
 	gq_timing_spec timing;
 	gq_decision_spec decision;
