@@ -339,6 +339,53 @@ static int64_t entry_shapes(const entry *e)
 	return e->cross ? e->n_in * e->n_out : e->n_in;
 }
 
+/* qsort comparator over (value, index) pairs. */
+static int pair_cmp(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* The first index i (in list order) of v[0..n) whose value already occurs at some j < i, with
+ * the smallest such j in *earlier; -1 when all values differ, -2 when memory ran out.
+ * O(n log n): sorted by (value, index), the second member of each run of equal values is a
+ * repeat, and the smallest of those is the first one in list order. */
+static int64_t first_repeat(const int64_t *v, int64_t n, int64_t *earlier)
+{
+	int64_t *pairs = malloc((size_t)(n ? n : 1) * 2 * sizeof(int64_t));
+	int64_t found = -1;
+	if (!pairs)
+		return -2;
+	for (int64_t i = 0; i < n; i++)
+		pairs[2 * i] = v[i], pairs[2 * i + 1] = i;
+	qsort(pairs, (size_t)n, 2 * sizeof(int64_t), pair_cmp);
+	for (int64_t i = 1; i < n; i++)
+		if (pairs[2 * i] == pairs[2 * i - 2] &&
+		    (i < 2 || pairs[2 * i - 2] != pairs[2 * i - 4]) &&
+		    (found < 0 || pairs[2 * i + 1] < found))
+			found = pairs[2 * i + 1], *earlier = pairs[2 * i - 1];
+	free(pairs);
+	return found;
+}
+
+/* Fail at element [index] of the list at the current path, when first_repeat found a repeat:
+ * "<what> is listed twice (also at <name>[earlier])". */
+static gq_status fail_repeat(parser *ps, int64_t index, int64_t earlier, const char *name,
+                             const char *what)
+{
+	if (index == -2)
+		return gq_error_set(ps->err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	if (index < 0)
+		return GQ_OK;
+	size_t old = path_index(ps, index);
+	gq_status s =
+	    FAIL(ps, "%s is listed twice (also at %s[%lld])", what, name, (long long)earlier);
+	path_pop(ps, old);
+	return s;
+}
+
 /* Read a dimension (d_in or d_out: H or E for router ops) at the current path. */
 static gq_status read_dim(parser *ps, const json_t *v, const char *key, int64_t *out)
 {
@@ -380,11 +427,14 @@ static gq_status read_dims(parser *ps, const json_t *obj, const char *key, int l
 			path_index(ps, (long long)i);
 		}
 		s = read_dim(ps, e, key, &(*out)[i]);
-		for (size_t j = 0; j < i && s == GQ_OK; j++)
-			if ((*out)[j] == (*out)[i])
-				s = FAIL(ps, "%s %lld is listed twice", key, (long long)(*out)[i]);
 		path_pop(ps, inner);
 		*count = (int64_t)i + 1;
+	}
+	if (s == GQ_OK && n > 1) {
+		int64_t earlier = 0, r = first_repeat(*out, (int64_t)n, &earlier);
+		char what[64];
+		snprintf(what, sizeof(what), "%s %lld", key, r >= 0 ? (long long)(*out)[r] : 0LL);
+		s = fail_repeat(ps, r, earlier, key, what);
 	}
 	path_pop(ps, old);
 	return s;
@@ -428,12 +478,6 @@ static gq_status read_shapes(parser *ps, const json_t *v, entry *e)
 		if (s == GQ_OK) {
 			e->d_in[i] = in[0], e->d_out[i] = out[0];
 			e->n_in = (int64_t)i + 1;
-			for (size_t j = 0; j < i && s == GQ_OK; j++)
-				if (e->d_in[j] == in[0] && e->d_out[j] == out[0])
-					s = FAIL(ps,
-					         "shape d_in %lld, d_out %lld is listed twice "
-					         "(also at shapes[%zu])",
-					         (long long)in[0], (long long)out[0], j);
 		}
 		free(in);
 		free(out);
@@ -441,7 +485,18 @@ static gq_status read_shapes(parser *ps, const json_t *v, entry *e)
 		if (s != GQ_OK)
 			return s;
 	}
-	return GQ_OK;
+	/* a shape as one number: d_in·(max + 1) + d_out */
+	int64_t *keyed = malloc(n * sizeof(int64_t)), earlier = 0, r;
+	if (!keyed)
+		return gq_error_set(ps->err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		keyed[i] = e->d_in[i] * (GQ_PROTOCOL_MAX_DIM + 1) + e->d_out[i];
+	r = first_repeat(keyed, (int64_t)n, &earlier);
+	free(keyed);
+	char shape[96];
+	snprintf(shape, sizeof(shape), "shape d_in %lld, d_out %lld",
+	         r >= 0 ? (long long)e->d_in[r] : 0LL, r >= 0 ? (long long)e->d_out[r] : 0LL);
+	return fail_repeat(ps, r, earlier, "shapes", shape);
 }
 
 /* Read one token count at the current path. */
@@ -516,17 +571,15 @@ static gq_status read_tokens(parser *ps, const json_t *v, entry *e)
 	for (size_t i = 0; i < n; i++) {
 		size_t old = path_index(ps, (long long)i);
 		s = read_token(ps, json_array_get(v, i), "tokens", &e->tokens[i]);
-		for (size_t j = 0; j < i && s == GQ_OK; j++)
-			if (e->tokens[j] == e->tokens[i])
-				s = FAIL(ps,
-				         "token count %lld is listed twice (also at tokens[%zu])",
-				         (long long)e->tokens[i], j);
 		path_pop(ps, old);
 		if (s != GQ_OK)
 			return s;
 		e->token_count = (int64_t)i + 1;
 	}
-	return GQ_OK;
+	int64_t earlier = 0, r = first_repeat(e->tokens, (int64_t)n, &earlier);
+	char what[64];
+	snprintf(what, sizeof(what), "token count %lld", r >= 0 ? (long long)e->tokens[r] : 0LL);
+	return fail_repeat(ps, r, earlier, "tokens", what);
 }
 
 /* Read one dtype name at the current path; key ("in", "out") names it in messages. */
@@ -716,21 +769,24 @@ static gq_status read_points(parser *ps, const json_t *v, gq_protocol *proto)
 	entry *entries = calloc(n, sizeof(*entries));
 	if (!entries)
 		return gq_error_set(ps->err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
-	int64_t total = 0;
+	double total = 0;
 	for (size_t i = 0; i < n && s == GQ_OK; i++) {
 		size_t old = path_index(ps, (long long)i);
 		s = read_entry(ps, json_array_get(v, i), &entries[i]);
 		if (s == GQ_OK) {
 			const entry *e = &entries[i];
-			int64_t count = entry_shapes(e) * e->out_count * e->token_count;
+			/* in double: a cross product of long lists times a wide range could
+			 * overflow int64; exact below 2^53, far above the limit */
+			double count =
+			    (double)entry_shapes(e) * e->out_count * (double)e->token_count;
 			total += count;
 			if (total > GQ_PROTOCOL_MAX_POINTS)
 				s = FAIL(
 				    ps,
-				    "the points expand to more than %d (this entry makes %lld, "
-				    "%lld so far); use fewer shapes or tokens, or split the "
+				    "the points expand to more than %d (this entry makes %.0f, "
+				    "%.0f so far); use fewer shapes or tokens, or split the "
 				    "protocol",
-				    GQ_PROTOCOL_MAX_POINTS, (long long)count, (long long)total);
+				    GQ_PROTOCOL_MAX_POINTS, count, total);
 		}
 		path_pop(ps, old);
 	}

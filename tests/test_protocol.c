@@ -345,6 +345,13 @@ static void test_errors_inline(void)
 	expect_error("[1]", (const char *const[]){"dir/test.json:1:1: $: a protocol must be a JSON "
 	                                          "object",
 	                                          NULL});
+	/* the first repeat in list order is named, with the entry it repeats */
+	expect_error("{\"format_version\": 1, \"points\": [{\"op\": \"fwd\", \"shapes\": "
+	             "[{\"d_in\": 8, \"d_out\": 8}], \"tokens\": [5, 3, 3, 5], \"dtypes\": "
+	             "{\"out\": \"bf16\"}}], \"arms\": {\"incumbent\": {\"fwd\": \"host:ref\"}}}",
+	             (const char *const[]){"dir/test.json:1:102: $.points[0].tokens[2]: ",
+	                                   "token count 3 is listed twice (also at tokens[1])",
+	                                   NULL});
 	/* an odd key is named with the bracket form, and still positioned */
 	expect_error("{\"format_version\": 1,\n \"a.b\": 1}",
 	             (const char *const[]){"dir/test.json:2:2: $[\"a.b\"]: unknown key", NULL});
@@ -373,6 +380,30 @@ static void test_point_limit(void)
 	CHECK(parse(text, &p, &err) == GQ_ERR_INPUT);
 	CHECK(strstr(err.message, "more than 100000") != NULL);
 	CHECK(strcmp(err.path, "$.points[0]") == 0);
+}
+
+/* A long explicit list of token counts is read in O(n log n), not O(n²). */
+static void test_long_token_list(void)
+{
+	const int n = 100000;
+	size_t cap = (size_t)n * 8 + 512, used = 0;
+	char *text = malloc(cap);
+	used += (size_t)snprintf(text + used, cap - used,
+	                         "{\"format_version\": 1, \"points\": [{\"op\": \"fwd\", "
+	                         "\"shapes\": [{\"d_in\": 8, \"d_out\": 8}], \"tokens\": [");
+	for (int i = 0; i < n; i++) /* descending: 100000, 99999, …, 1 */
+		used += (size_t)snprintf(text + used, cap - used, "%s%d", i ? "," : "", n - i);
+	snprintf(text + used, cap - used,
+	         "], \"dtypes\": {\"out\": \"bf16\"}}], \"arms\": {\"incumbent\": {\"fwd\": "
+	         "\"host:ref\"}}}");
+	gq_protocol p;
+	gq_error err;
+	CHECK(parse(text, &p, &err) == GQ_OK);
+	CHECK(p.point_count == n);
+	if (p.point_count == n)
+		CHECK(p.points[0].problem.t == n && p.points[n - 1].problem.t == 1);
+	gq_protocol_free(&p);
+	free(text);
 }
 
 static void test_load(void)
@@ -456,6 +487,46 @@ static void test_shipped(void)
 	}
 }
 
+/* The full example of protocols/README.md parses and expands as the README says. */
+static void test_readme_example(void)
+{
+	FILE *f = fopen(GQ_SOURCE_DIR "/protocols/README.md", "rb");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	static char doc[65536];
+	size_t n = fread(doc, 1, sizeof(doc) - 1, f);
+	fclose(f);
+	doc[n] = '\0';
+	char *start = strstr(doc, "```json\n");
+	char *end = start ? strstr(start + 8, "```") : NULL;
+	CHECK(start && end);
+	if (!start || !end)
+		return;
+	start += 8;
+	gq_protocol p;
+	gq_error err;
+	gq_error_clear(&err);
+	gq_status s = gq_protocol_parse(start, (size_t)(end - start), "README.md", &p, &err);
+	CHECK_MSG(s == GQ_OK, "%s: %s: %s", err.where, err.path, err.message);
+	if (s != GQ_OK)
+		return;
+	/* 2·2·2·3 wgrad + 2·1·4 fwd + 1 router */
+	CHECK(p.point_count == 33);
+	CHECK(p.points[0].problem.d_in == 4096 && p.points[0].problem.d_out == 32);
+	CHECK(p.points[0].problem.out_dtype == GQ_DTYPE_FP32 && p.points[0].problem.t == 1025);
+	CHECK(p.points[3].problem.out_dtype == GQ_DTYPE_BF16 && p.points[3].problem.t == 1025);
+	CHECK(p.points[6].problem.d_out == 48 && p.points[12].problem.d_in == 5120);
+	CHECK(p.points[24].group == 1 && p.points[27].problem.t == 4096);
+	CHECK(p.points[32].group == 2 && p.points[32].problem.op == GQ_OP_ROUTER_FWD);
+	gq_budget b;
+	gq_protocol_budget(&p, &p.points[0].problem, &b);
+	CHECK(strcmp(b.name, "custom:k1_fp32") == 0 && b.max_abs_rel == 2e-3 &&
+	      b.max_rel_fro == 5e-5);
+	CHECK(p.inputs[GQ_TENSOR_W].dist == GQ_DIST_UNIFORM && p.inputs[GQ_TENSOR_W].scale == 0.05);
+	gq_protocol_free(&p);
+}
+
 /* Each tests/protocols/invalid/<case>/protocol.json fails with GQ_ERR_INPUT, and its formatted
  * error contains every non-empty line of expected.txt. */
 static void test_invalid_cases(void)
@@ -508,8 +579,10 @@ int main(void)
 	test_budgets();
 	test_errors_inline();
 	test_point_limit();
+	test_long_token_list();
 	test_load();
 	test_shipped();
+	test_readme_example();
 	test_invalid_cases();
 	return gq_check_exit("test_protocol");
 }
