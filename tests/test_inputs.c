@@ -208,7 +208,7 @@ static void test_fill_determinism(void)
 	}
 }
 
-/* The BF16 value of bits b (exact by construction), and its successor's. */
+/* The value of BF16 bits b, exact. */
 static double bf16_value(uint16_t b)
 {
 	return (double)gq_bf16_to_float(b);
