@@ -1,0 +1,425 @@
+/* cupti_timer.c: the trace (records → intervals per external id) and the process's CUPTI
+ * Activity session (see cupti_timer.h). */
+#include "cupti_timer.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cupti.h>
+#include <cuda_runtime_api.h>
+
+#include "cuda_check.h"
+
+/* ---- Intervals ------------------------------------------------------------------------------ */
+
+uint64_t gq_interval_span(const gq_interval *iv, int n)
+{
+	if (n <= 0)
+		return 0;
+	uint64_t first = iv[0].start, last = iv[0].end;
+	for (int i = 1; i < n; i++) {
+		first = iv[i].start < first ? iv[i].start : first;
+		last = iv[i].end > last ? iv[i].end : last;
+	}
+	return last > first ? last - first : 0;
+}
+
+static int cmp_interval(const void *a, const void *b)
+{
+	const gq_interval *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->end > y->end) - (x->end < y->end);
+}
+
+/* Sort a copy by start, then sweep: a run of overlapping intervals [s, e) merges into one whose
+ * length counts once; busy = Σ over merged runs of (e − s). */
+uint64_t gq_interval_busy(const gq_interval *iv, int n)
+{
+	if (n <= 0)
+		return 0;
+	gq_interval local[64];
+	gq_interval *s = n <= 64 ? local : malloc((size_t)n * sizeof(*s));
+	if (!s)
+		return 0;
+	memcpy(s, iv, (size_t)n * sizeof(*s));
+	qsort(s, (size_t)n, sizeof(*s), cmp_interval);
+	uint64_t busy = 0, run_start = s[0].start, run_end = s[0].end;
+	for (int i = 1; i < n; i++) {
+		if (s[i].start <= run_end) {
+			run_end = s[i].end > run_end ? s[i].end : run_end;
+			continue;
+		}
+		busy += run_end > run_start ? run_end - run_start : 0;
+		run_start = s[i].start;
+		run_end = s[i].end;
+	}
+	busy += run_end > run_start ? run_end - run_start : 0;
+	if (s != local)
+		free(s);
+	return busy;
+}
+
+/* ---- The trace ------------------------------------------------------------------------------ */
+
+void gq_trace_init(gq_trace *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void gq_trace_free(gq_trace *t)
+{
+	free(t->links);
+	free(t->kernels);
+	free(t->items);
+	free(t->scratch);
+	memset(t, 0, sizeof(*t));
+}
+
+void gq_trace_clear(gq_trace *t)
+{
+	t->link_count = t->kernel_count = t->item_count = 0;
+	t->orphans = t->conflicts = t->invalid = t->lost = 0;
+	t->dropped = 0;
+	t->resolved = 0;
+}
+
+/* Make room for need elements of size bytes in *array (capacity in *cap). 0 or -1. */
+static int grow(void **array, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 256;
+	while (c < need)
+		c *= 2;
+	void *p = realloc(*array, c * size);
+	if (!p)
+		return -1;
+	*array = p;
+	*cap = c;
+	return 0;
+}
+
+gq_status gq_trace_add_link(gq_trace *t, uint32_t correlation, uint64_t external, gq_error *err)
+{
+	if (grow((void **)&t->links, &t->link_capacity, t->link_count + 1, sizeof(*t->links)))
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory for trace links");
+	t->links[t->link_count++] = (gq_trace_link){.correlation = correlation, .external = external};
+	t->resolved = 0;
+	return GQ_OK;
+}
+
+gq_status gq_trace_add_kernel(gq_trace *t, uint32_t correlation, uint64_t start, uint64_t end,
+                              uint32_t graph_id, gq_error *err)
+{
+	if (grow((void **)&t->kernels, &t->kernel_capacity, t->kernel_count + 1, sizeof(*t->kernels)))
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory for trace kernels");
+	t->kernels[t->kernel_count++] = (gq_trace_kernel){
+	    .correlation = correlation, .graph_id = graph_id, .start = start, .end = end};
+	t->resolved = 0;
+	return GQ_OK;
+}
+
+gq_status gq_trace_append(gq_trace *dst, gq_trace *src, gq_error *err)
+{
+	if (grow((void **)&dst->links, &dst->link_capacity, dst->link_count + src->link_count,
+	         sizeof(*dst->links)) ||
+	    grow((void **)&dst->kernels, &dst->kernel_capacity, dst->kernel_count + src->kernel_count,
+	         sizeof(*dst->kernels)))
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory for the trace");
+	if (src->link_count)
+		memcpy(dst->links + dst->link_count, src->links, src->link_count * sizeof(*src->links));
+	if (src->kernel_count)
+		memcpy(dst->kernels + dst->kernel_count, src->kernels,
+		       src->kernel_count * sizeof(*src->kernels));
+	dst->link_count += src->link_count;
+	dst->kernel_count += src->kernel_count;
+	dst->dropped += src->dropped;
+	dst->lost += src->lost;
+	dst->resolved = 0;
+	gq_trace_clear(src);
+	return GQ_OK;
+}
+
+static int cmp_link(const void *a, const void *b)
+{
+	const gq_trace_link *x = a, *y = b;
+	if (x->correlation != y->correlation)
+		return x->correlation < y->correlation ? -1 : 1;
+	return (x->external > y->external) - (x->external < y->external);
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const gq_trace_item *x = a, *y = b;
+	if (x->external != y->external)
+		return x->external < y->external ? -1 : 1;
+	if (x->iv.start != y->iv.start)
+		return x->iv.start < y->iv.start ? -1 : 1;
+	return (x->iv.end > y->iv.end) - (x->iv.end < y->iv.end);
+}
+
+/* The index of correlation in the sorted, deduplicated links[0..n), or -1. */
+static long find_link(const gq_trace_link *links, size_t n, uint32_t correlation)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (links[mid].correlation < correlation)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && links[lo].correlation == correlation ? (long)lo : -1;
+}
+
+/* Links are sorted by (correlation, external) and duplicates dropped. A correlation id left with
+ * two external ids is a conflict: its kernels are attributed to neither (so the iterations they
+ * belong to show a missing kernel instead of a wrong one) and counted in t->conflicts. */
+gq_status gq_trace_resolve(gq_trace *t, gq_error *err)
+{
+	qsort(t->links, t->link_count, sizeof(*t->links), cmp_link);
+	size_t n = 0;
+	for (size_t i = 0; i < t->link_count; i++)
+		if (n == 0 || cmp_link(&t->links[i], &t->links[n - 1]) != 0)
+			t->links[n++] = t->links[i];
+	t->link_count = n;
+	if (grow((void **)&t->items, &t->item_capacity, t->kernel_count, sizeof(*t->items)))
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory for the trace");
+	t->item_count = t->orphans = t->conflicts = t->invalid = 0;
+	for (size_t i = 0; i < t->kernel_count; i++) {
+		const gq_trace_kernel *k = &t->kernels[i];
+		long at = find_link(t->links, t->link_count, k->correlation);
+		if (at < 0) {
+			t->orphans++;
+			continue;
+		}
+		if ((size_t)at + 1 < t->link_count &&
+		    t->links[at + 1].correlation == k->correlation) {
+			t->conflicts++;
+			continue;
+		}
+		int valid = k->start > 0 && k->end > k->start;
+		t->invalid += !valid;
+		t->items[t->item_count++] = (gq_trace_item){.external = t->links[at].external,
+		                                            .iv = {k->start, k->end},
+		                                            .graph_id = k->graph_id,
+		                                            .valid = valid};
+	}
+	qsort(t->items, t->item_count, sizeof(*t->items), cmp_item);
+	t->resolved = 1;
+	return GQ_OK;
+}
+
+int gq_trace_lookup(gq_trace *t, uint64_t external, const gq_interval **iv, int *invalid)
+{
+	*iv = NULL;
+	if (invalid)
+		*invalid = 0;
+	if (!t->resolved)
+		return 0;
+	size_t lo = 0, hi = t->item_count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->items[mid].external < external)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < t->item_count && t->items[end].external == external)
+		end++;
+	if (grow((void **)&t->scratch, &t->scratch_capacity, end - lo, sizeof(*t->scratch)))
+		return 0;
+	int n = 0, bad = 0;
+	for (size_t i = lo; i < end; i++) {
+		if (t->items[i].valid)
+			t->scratch[n++] = t->items[i].iv;
+		else
+			bad++;
+	}
+	if (invalid)
+		*invalid = bad;
+	*iv = t->scratch;
+	return n;
+}
+
+/* ---- The CUPTI session ---------------------------------------------------------------------- */
+
+/* The external-correlation kind our iterations use. */
+#define GQ_CUPTI_EXTERNAL_KIND CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0
+
+static struct {
+	pthread_mutex_t lock; /* guards everything below: CUPTI calls back from its own thread */
+	int active;
+	size_t buffer_bytes;
+	gq_trace pending;     /* records delivered since the last collect */
+	uint8_t **spare;      /* returned buffers, reused so a request never waits on the allocator */
+	size_t spare_count, spare_capacity;
+} session = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+	pthread_mutex_lock(&session.lock);
+	uint8_t *b = session.spare_count ? session.spare[--session.spare_count] : NULL;
+	size_t bytes = session.buffer_bytes;
+	pthread_mutex_unlock(&session.lock);
+	if (!b)
+		b = aligned_alloc(8, bytes);
+	/* NULL makes CUPTI drop records; the dropped count tells the collector. */
+	*buffer = b;
+	*size = b ? bytes : 0;
+	*max_records = 0;
+}
+
+/* Store one record in session.pending (lock held). Only our kinds matter: kernel records (the
+ * CUDA 13.0–13.1 struct is CUpti_ActivityKernel10; the fields read here sit at the same offsets
+ * in every kernel record version since 5) and external-correlation records of our kind. */
+static void take_record(const CUpti_Activity *rec)
+{
+	gq_status s = GQ_OK;
+	if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
+	    rec->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
+		const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
+		s = gq_trace_add_kernel(&session.pending, k->correlationId, k->start, k->end,
+		                        k->graphId, NULL);
+	} else if (rec->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
+		const CUpti_ActivityExternalCorrelation *x =
+		    (const CUpti_ActivityExternalCorrelation *)rec;
+		if (x->externalKind == GQ_CUPTI_EXTERNAL_KIND)
+			s = gq_trace_add_link(&session.pending, x->correlationId, x->externalId, NULL);
+	}
+	if (s != GQ_OK)
+		session.pending.lost++;
+}
+
+static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
+                                      size_t valid)
+{
+	(void)size;
+	if (!buffer)
+		return;
+	pthread_mutex_lock(&session.lock);
+	CUpti_Activity *rec = NULL;
+	for (;;) {
+		CUptiResult r = cuptiActivityGetNextRecord(buffer, valid, &rec);
+		if (r == CUPTI_ERROR_MAX_LIMIT_REACHED)
+			break;
+		if (r != CUPTI_SUCCESS) {
+			session.pending.lost++; /* the rest of the buffer is unreadable */
+			break;
+		}
+		take_record(rec);
+	}
+	size_t dropped = 0;
+	if (cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped) == CUPTI_SUCCESS)
+		session.pending.dropped += dropped;
+	if (!grow((void **)&session.spare, &session.spare_capacity, session.spare_count + 1,
+	          sizeof(*session.spare)))
+		session.spare[session.spare_count++] = buffer;
+	else
+		free(buffer);
+	pthread_mutex_unlock(&session.lock);
+}
+
+/* Trace the launch calls of one API domain: every callback id whose name contains "Launch"
+ * (cudaLaunchKernel*, cudaLaunchKernelExC*, cudaGraphLaunch*, __cudaLaunchKernel*, cuLaunch*,
+ * cuLaunchKernelEx*, cuGraphLaunch*, ...). Only traced calls get external-correlation records;
+ * the kind RUNTIME/DRIVER itself stays off (it would trace every call and override this). */
+static gq_status enable_launch_apis(CUpti_CallbackDomain domain, uint32_t ids, int *enabled,
+                                    gq_error *err)
+{
+	for (uint32_t cbid = 1; cbid < ids; cbid++) {
+		const char *name = NULL;
+		if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || !name ||
+		    !strstr(name, "Launch"))
+			continue;
+		if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+			GQ_CUPTI_CHECK(cuptiActivityEnableRuntimeApi(cbid, 1), err);
+		else
+			GQ_CUPTI_CHECK(cuptiActivityEnableDriverApi(cbid, 1), err);
+		(*enabled)++;
+	}
+	return GQ_OK;
+}
+
+gq_status gq_cupti_timer_init(size_t buffer_bytes, gq_error *err)
+{
+	pthread_mutex_lock(&session.lock);
+	int active = session.active;
+	if (!active)
+		session.buffer_bytes = buffer_bytes ? (buffer_bytes + 7) / 8 * 8 : GQ_CUPTI_BUFFER_BYTES;
+	pthread_mutex_unlock(&session.lock);
+	if (active)
+		return GQ_OK;
+	GQ_CUPTI_CHECK(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), err);
+	GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), err);
+	GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION), err);
+	int runtime = 0, driver = 0;
+	gq_status s = enable_launch_apis(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE,
+	                                 &runtime, err);
+	if (s == GQ_OK)
+		s = enable_launch_apis(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE,
+		                       &driver, err);
+	if (s != GQ_OK)
+		return s;
+	if (runtime == 0 || driver == 0)
+		return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE,
+		                    "CUPTI named no launch API to trace (%d runtime, %d driver): "
+		                    "external ids could not be correlated",
+		                    runtime, driver);
+	pthread_mutex_lock(&session.lock);
+	session.active = 1;
+	pthread_mutex_unlock(&session.lock);
+	return GQ_OK;
+}
+
+int gq_cupti_timer_active(void)
+{
+	pthread_mutex_lock(&session.lock);
+	int active = session.active;
+	pthread_mutex_unlock(&session.lock);
+	return active;
+}
+
+gq_status gq_cupti_timer_push(uint64_t external, gq_error *err)
+{
+	if (external == 0)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "external id 0 is reserved");
+	GQ_CUPTI_CHECK(cuptiActivityPushExternalCorrelationId(GQ_CUPTI_EXTERNAL_KIND, external), err);
+	return GQ_OK;
+}
+
+gq_status gq_cupti_timer_pop(uint64_t external, gq_error *err)
+{
+	uint64_t last = 0;
+	GQ_CUPTI_CHECK(cuptiActivityPopExternalCorrelationId(GQ_CUPTI_EXTERNAL_KIND, &last), err);
+	if (last != external)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,
+		                    "popped external id %llu, expected %llu: unbalanced push/pop",
+		                    (unsigned long long)last, (unsigned long long)external);
+	return GQ_OK;
+}
+
+/* After the device is idle every kernel record is complete, so the plain flush returns them all;
+ * the forced flush then also hands back the partly filled per-thread buffers (API and
+ * external-correlation records). */
+gq_status gq_cupti_timer_collect(gq_trace *out, gq_error *err)
+{
+	if (!gq_cupti_timer_active())
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,
+		                    "gq_cupti_timer_collect before gq_cupti_timer_init");
+	GQ_CUDA_CHECK(cudaDeviceSynchronize(), err);
+	GQ_CUPTI_CHECK(cuptiActivityFlushAll(0), err);
+	GQ_CUPTI_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), err);
+	size_t dropped = 0;
+	GQ_CUPTI_CHECK(cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped), err);
+	pthread_mutex_lock(&session.lock);
+	session.pending.dropped += dropped;
+	gq_status s = gq_trace_append(out, &session.pending, err);
+	pthread_mutex_unlock(&session.lock);
+	if (s != GQ_OK)
+		return s;
+	return gq_trace_resolve(out, err);
+}
