@@ -1109,8 +1109,9 @@ static gq_status read_accuracy(parser *ps, const json_t *v, gq_protocol *proto)
 }
 
 /* Read "timing". */
-static gq_status read_timing(parser *ps, const json_t *v, gq_timing_spec *t)
+static gq_status read_timing(parser *ps, const json_t *v, gq_protocol *proto)
 {
+	gq_timing_spec *t = &proto->timing;
 	static const char *const keys[] = {
 	    "warmup", "iterations",      "groups",           "modes", "steps", "layouts",
 	    "orders", "flush_l2_factor", "worker_timeout_s", NULL};
@@ -1158,8 +1159,9 @@ static gq_status read_timing(parser *ps, const json_t *v, gq_timing_spec *t)
 }
 
 /* Read "decision". */
-static gq_status read_decision(parser *ps, const json_t *v, gq_decision_spec *d)
+static gq_status read_decision(parser *ps, const json_t *v, gq_protocol *proto)
 {
+	gq_decision_spec *d = &proto->decision;
 	static const char *const keys[] = {"min_speedup", "accept_aa_band", "max_step_slowdown",
 	                                   "k_block_parity", NULL};
 	gq_status s = want_type(ps, v, JSON_OBJECT, "decision must be an object");
@@ -1253,16 +1255,13 @@ static gq_status read_root(parser *ps, const json_t *root, gq_protocol *proto)
 		return s;
 	if ((s = read_string(ps, root, "name", proto->name, sizeof(proto->name))) != GQ_OK)
 		return s;
-	for (const char *c = proto->name; *c; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-		      (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' || *c == '.')) {
-			size_t old = path_key(ps, "name");
-			s = FAIL(
-			    ps, "name may hold letters, digits, '-', '_' and '.' only (got \"%s\")",
-			    proto->name);
-			path_pop(ps, old);
-			return s;
-		}
+	if (strspn(proto->name,
+	           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+	    strlen(proto->name)) {
+		path_key(ps, "name");
+		return FAIL(ps, "name may hold letters, digits, '-', '_' and '.' only (got \"%s\")",
+		            proto->name);
+	}
 	if ((s = read_string(ps, root, "description", proto->description,
 	                     sizeof(proto->description))) != GQ_OK)
 		return s;
@@ -1271,34 +1270,19 @@ static gq_status read_root(parser *ps, const json_t *root, gq_protocol *proto)
 		if (!json_object_get(root, required[i]))
 			return fail_missing(ps, required[i],
 			                    "a protocol needs format_version, points and arms");
-	const char *const sections[] = {"points",   "inputs", "arms",
-	                                "accuracy", "timing", "decision"};
-	for (int i = 0; i < 6 && s == GQ_OK; i++) {
-		const json_t *x = json_object_get(root, sections[i]);
+	static const struct {
+		const char *key;
+		gq_status (*read)(parser *, const json_t *, gq_protocol *);
+	} sections[] = {{"points", read_points}, {"inputs", read_inputs},
+	                {"arms", read_arms},     {"accuracy", read_accuracy},
+	                {"timing", read_timing}, {"decision", read_decision}};
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]) && s == GQ_OK; i++) {
+		const json_t *x = json_object_get(root, sections[i].key);
 		if (!x)
 			continue;
-		size_t old = path_key(ps, sections[i]);
-		switch (i) {
-		case 0:
-			s = read_points(ps, x, proto);
-			break;
-		case 1:
-			s = read_inputs(ps, x, proto);
-			break;
-		case 2:
-			s = read_arms(ps, x, proto);
-			break;
-		case 3:
-			s = read_accuracy(ps, x, proto);
-			break;
-		case 4:
-			s = read_timing(ps, x, &proto->timing);
-			break;
-		default:
-			s = read_decision(ps, x, &proto->decision);
-			break;
-		}
-		path_pop(ps, old);
+		size_t depth = path_key(ps, sections[i].key);
+		s = sections[i].read(ps, x, proto);
+		path_pop(ps, depth);
 	}
 	if (s == GQ_OK)
 		s = check_arm_coverage(ps, json_object_get(root, "arms"), proto);
