@@ -1294,6 +1294,8 @@ gq_status gq_protocol_parse(const char *text, size_t size, const char *source, g
 {
 	memset(proto, 0, sizeof(*proto));
 	set_defaults(proto);
+	if (!source)
+		source = "<protocol>";
 	snprintf(proto->source, sizeof(proto->source), "%s", source);
 	gq_sha256_hex(text, size, proto->sha256);
 	proto->text = malloc(size + 1);
