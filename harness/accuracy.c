@@ -1,6 +1,7 @@
 #include "accuracy.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,12 +212,25 @@ static void set_message(gq_program_record *rec, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Buffers of one group of points, in backend memory (and host copies of the inputs). */
-typedef struct group_buffers {
-	uint16_t *a, *b;         /* backend memory */
-	uint16_t *a_host, *b_host;
+/* The inputs and reference of one seed. Two slots let the FP64 reference of the next seed be
+ * computed on the CPU (by a worker thread) while the programs run the current seed. */
+typedef struct seed_slot {
+	uint16_t *a, *b;           /* backend memory */
+	uint16_t *a_host, *b_host; /* host copies (the same buffers on the host backend) */
 	double *ref_host;
-	double *ref, *absprod;   /* backend memory */
+	double *absprod_host;      /* host backend only: the bound product, made with the reference */
+	uint64_t seed;
+	pthread_t worker;
+	int worker_running;
+	int worker_rc;             /* gq_reference_compute's return */
+	double worker_seconds;
+	const gq_problem *problem;
+} seed_slot;
+
+/* Buffers of one group of points. */
+typedef struct group_buffers {
+	seed_slot slot[2];
+	double *ref, *absprod;   /* backend memory: the current seed's reference and bound product */
 	unsigned char *out;      /* out + guard */
 	unsigned char *first;    /* the first rerun's output */
 	size_t out_capacity;     /* bytes of out without the guard */
@@ -225,15 +239,23 @@ typedef struct group_buffers {
 static void group_buffers_free(gq_backend *be, group_buffers *gb)
 {
 	int host = gq_backend_is_host(be);
-	gq_backend_release(be, gb->a);
-	gq_backend_release(be, gb->b);
-	if (!host) {
-		free(gb->a_host);
-		free(gb->b_host);
-		gq_backend_release(be, gb->ref);
+	for (int i = 0; i < 2; i++) {
+		seed_slot *sl = &gb->slot[i];
+		if (sl->worker_running)
+			pthread_join(sl->worker, NULL);
+		gq_backend_release(be, sl->a);
+		gq_backend_release(be, sl->b);
+		if (!host) {
+			free(sl->a_host);
+			free(sl->b_host);
+		}
+		free(sl->ref_host);
+		free(sl->absprod_host);
 	}
-	free(gb->ref_host);
-	gq_backend_release(be, gb->absprod);
+	if (!host) {
+		gq_backend_release(be, gb->ref);
+		gq_backend_release(be, gb->absprod);
+	}
 	gq_backend_release(be, gb->out);
 	gq_backend_release(be, gb->first);
 	memset(gb, 0, sizeof(*gb));
@@ -247,39 +269,98 @@ static gq_status group_buffers_init(gq_backend *be, const gq_gemm *g, group_buff
 	size_t a_bytes = (size_t)(g->a_rows * g->a_cols) * 2, b_bytes = (size_t)(g->b_rows * g->b_cols) * 2;
 	size_t out_elems = (size_t)(g->m * g->n);
 	gb->out_capacity = out_elems * 4;
-	gq_status s = gq_backend_alloc(be, a_bytes, (void **)&gb->a, err);
-	if (s == GQ_OK)
-		s = gq_backend_alloc(be, b_bytes, (void **)&gb->b, err);
-	if (s == GQ_OK)
-		s = gq_backend_alloc(be, out_elems * sizeof(double), (void **)&gb->absprod, err);
-	if (s == GQ_OK)
-		s = gq_backend_alloc(be, gb->out_capacity + GQ_GUARD_BYTES, (void **)&gb->out, err);
+	gq_status s = gq_backend_alloc(be, gb->out_capacity + GQ_GUARD_BYTES, (void **)&gb->out, err);
 	if (s == GQ_OK)
 		s = gq_backend_alloc(be, gb->out_capacity, (void **)&gb->first, err);
+	if (s == GQ_OK && !host)
+		s = gq_backend_alloc(be, out_elems * sizeof(double), (void **)&gb->ref, err);
+	if (s == GQ_OK && !host)
+		s = gq_backend_alloc(be, out_elems * sizeof(double), (void **)&gb->absprod, err);
+	for (int i = 0; i < 2 && s == GQ_OK; i++) {
+		seed_slot *sl = &gb->slot[i];
+		s = gq_backend_alloc(be, a_bytes, (void **)&sl->a, err);
+		if (s == GQ_OK)
+			s = gq_backend_alloc(be, b_bytes, (void **)&sl->b, err);
+		if (s != GQ_OK)
+			break;
+		sl->ref_host = malloc(out_elems * sizeof(double));
+		if (host) {
+			sl->a_host = sl->a;
+			sl->b_host = sl->b;
+			sl->absprod_host = malloc(out_elems * sizeof(double));
+		} else {
+			sl->a_host = malloc(a_bytes);
+			sl->b_host = malloc(b_bytes);
+		}
+		if (!sl->ref_host || !sl->a_host || !sl->b_host || (host && !sl->absprod_host))
+			s = gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,
+			                 "out of host memory for the inputs and the reference");
+	}
+	return s;
+}
+
+
+/* The worker: the FP64 reference of one slot (and, on the host backend, its bound product). */
+static void *reference_worker(void *arg)
+{
+	seed_slot *sl = arg;
+	double t0 = now_seconds();
+	sl->worker_rc = gq_reference_compute(sl->problem, sl->a_host, sl->b_host, sl->ref_host,
+	                                     sl->absprod_host);
+	sl->worker_seconds = now_seconds() - t0;
+	return NULL;
+}
+
+/* Make the inputs of seed into slot sl and start computing its reference in the background. */
+static gq_status slot_start(const gq_protocol *proto, gq_backend *be, const gq_problem *p,
+                            uint64_t seed, seed_slot *sl, gq_error *err)
+{
+	gq_gemm g;
+	gq_problem_gemm(p, &g);
+	sl->seed = seed;
+	sl->problem = p;
+	gq_status s = gq_backend_generate(be, seed, g.a_tensor, proto->inputs[g.a_tensor],
+	                                  g.a_rows * g.a_cols, sl->a, sl->a_host, err);
+	if (s == GQ_OK)
+		s = gq_backend_generate(be, seed, g.b_tensor, proto->inputs[g.b_tensor],
+		                        g.b_rows * g.b_cols, sl->b, sl->b_host, err);
 	if (s != GQ_OK)
 		return s;
-	gb->ref_host = malloc(out_elems * sizeof(double));
-	if (host) {
-		gb->a_host = gb->a;
-		gb->b_host = gb->b;
-		gb->ref = gb->ref_host;
-	} else {
-		gb->a_host = malloc(a_bytes);
-		gb->b_host = malloc(b_bytes);
-		s = gq_backend_alloc(be, out_elems * sizeof(double), (void **)&gb->ref, err);
-		if (s != GQ_OK)
-			return s;
-	}
-	if (!gb->ref_host || !gb->a_host || !gb->b_host)
-		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of host memory for the reference");
+	if (pthread_create(&sl->worker, NULL, reference_worker, sl) != 0)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "cannot start the reference thread");
+	sl->worker_running = 1;
 	return GQ_OK;
+}
+
+/* Wait for the slot's reference; then make it the current one (upload it, and on the GPU compute
+ * the bound product there). */
+static gq_status slot_finish(gq_backend *be, seed_slot *sl, group_buffers *gb, double *seconds,
+                             gq_error *err)
+{
+	pthread_join(sl->worker, NULL);
+	sl->worker_running = 0;
+	*seconds = sl->worker_seconds;
+	if (sl->worker_rc != 0)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,
+		                    "out of memory for the FP64 reference (or a dimension over INT_MAX)");
+	gq_gemm g;
+	gq_problem_gemm(sl->problem, &g);
+	if (gq_backend_is_host(be)) {
+		gb->ref = sl->ref_host;
+		gb->absprod = sl->absprod_host;
+		return GQ_OK;
+	}
+	gq_status s = gq_backend_upload(be, gb->ref, sl->ref_host, (size_t)(g.m * g.n) * sizeof(double), err);
+	if (s == GQ_OK)
+		s = gq_absprod_gpu(sl->problem, sl->a, sl->b, gb->absprod, gq_backend_stream(be), err);
+	return s;
 }
 
 /* Run one program on one point and seed: prepare, reruns, metrics, bits. Program failures go into
  * rec; only harness failures are returned. */
 static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemmq_program *prog,
                                   const gq_point_record *pr, gq_program_record *rec, int seed_index,
-                                  const group_buffers *gb, gq_error *err)
+                                  const group_buffers *gb, const seed_slot *sl, gq_error *err)
 {
 	const gq_problem *p = &pr->problem;
 	gq_seed_record *sr = &rec->seeds[seed_index];
@@ -297,7 +378,7 @@ static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemm
 	gq_problem_gemm(p, &g);
 	int64_t count = g.m * g.n;
 	size_t out_bytes = (size_t)count * (size_t)gq_dtype_size(p->out_dtype);
-	gemmq_operands io = {.a = gb->a, .b = gb->b, .out = gb->out};
+	gemmq_operands io = {.a = sl->a, .b = sl->b, .out = gb->out};
 	char msg[1024] = "";
 	void *inst = NULL;
 	if (prog->prepare(prog->ctx, &ap, &io, &inst, msg, sizeof(msg)) != 0) {
@@ -481,36 +562,24 @@ static gq_status run_group(const gq_protocol *proto, gq_backend *be, program_cac
 	gq_gemm g;
 	gq_problem_gemm(p0, &g);
 	group_buffers gb;
-	double t_group = now_seconds();
+	double t_group = now_seconds(), t_ref_total = 0;
 	gq_status s = group_buffers_init(be, &g, &gb, err);
 	for (int i = 0; i < member_count && s == GQ_OK; i++)
 		check_support(be, cache, &run->points[members[i]]);
+	if (s == GQ_OK && proto->seeds > 0)
+		s = slot_start(proto, be, p0, proto->first_seed, &gb.slot[0], err);
 	for (int seed_index = 0; seed_index < proto->seeds && s == GQ_OK; seed_index++) {
-		uint64_t seed = proto->first_seed + (uint64_t)seed_index;
-		s = gq_backend_generate(be, seed, g.a_tensor, proto->inputs[g.a_tensor],
-		                        g.a_rows * g.a_cols, gb.a, gb.a_host, err);
-		if (s == GQ_OK)
-			s = gq_backend_generate(be, seed, g.b_tensor, proto->inputs[g.b_tensor],
-			                        g.b_rows * g.b_cols, gb.b, gb.b_host, err);
+		seed_slot *sl = &gb.slot[seed_index % 2];
+		double t_ref = 0;
+		s = slot_finish(be, sl, &gb, &t_ref, err);
+		if (s == GQ_OK && seed_index + 1 < proto->seeds)
+			s = slot_start(proto, be, p0, proto->first_seed + (uint64_t)seed_index + 1,
+			               &gb.slot[(seed_index + 1) % 2], err);
 		if (s != GQ_OK)
 			break;
-		double t0 = now_seconds();
-		int host = gq_backend_is_host(be);
-		if (gq_reference_compute(p0, gb.a_host, gb.b_host, gb.ref_host, host ? gb.absprod : NULL) != 0) {
-			s = gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory for the FP64 reference");
-			break;
-		}
-		double t_ref = now_seconds() - t0;
-		run->points[members[0]].reference_seconds += t_ref;
+		t_ref_total += t_ref;
 		run->reference_seconds += t_ref;
 		run->reference_flops += 2.0 * (double)g.m * (double)g.n * (double)g.k;
-		if (!host) {
-			s = gq_backend_upload(be, gb.ref, gb.ref_host, (size_t)(g.m * g.n) * sizeof(double), err);
-			if (s == GQ_OK)
-				s = gq_absprod_gpu(p0, gb.a, gb.b, gb.absprod, gq_backend_stream(be), err);
-			if (s != GQ_OK)
-				break;
-		}
 		for (int i = 0; i < member_count && s == GQ_OK; i++) {
 			gq_point_record *pr = &run->points[members[i]];
 			for (int j = 0; j < pr->program_count && s == GQ_OK; j++) {
@@ -520,7 +589,7 @@ static gq_status run_group(const gq_protocol *proto, gq_backend *be, program_cac
 				const char *why = NULL;
 				gemmq_program *prog = cache_open(cache, rec->program, &why);
 				double t_prog = now_seconds();
-				s = run_program_seed(proto, be, prog, pr, rec, seed_index, &gb, err);
+				s = run_program_seed(proto, be, prog, pr, rec, seed_index, &gb, sl, err);
 				rec->seconds += now_seconds() - t_prog;
 			}
 			finish_seed_q(pr, seed_index);
@@ -532,9 +601,11 @@ static gq_status run_group(const gq_protocol *proto, gq_backend *be, program_cac
 		gq_point_record *pr = &run->points[members[i]];
 		for (int j = 0; j < pr->program_count; j++)
 			finish_program(&pr->programs[j], proto->seeds);
-		if (pr->reference_seconds > 0)
+		/* The reference is shared by the group's points: each reports it. */
+		pr->reference_seconds = t_ref_total;
+		if (t_ref_total > 0)
 			pr->reference_gflops = 2e-9 * (double)g.m * (double)g.n * (double)g.k *
-			                       proto->seeds / pr->reference_seconds;
+			                       proto->seeds / t_ref_total;
 		pr->seconds = per_point;
 		pr->done = s == GQ_OK;
 	}
