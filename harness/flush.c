@@ -38,7 +38,13 @@ gq_status gq_flush_run(gq_flush *f, void *stream, gq_error *err)
 
 gq_status gq_flush_reset_persisting(gq_error *err)
 {
-	GQ_CUDA_CHECK(cudaCtxResetPersistingL2Cache(), err);
+	cudaError_t c = cudaCtxResetPersistingL2Cache();
+	if (c == cudaErrorNotSupported) {
+		/* No persisting carve-out on this device: nothing to reset. */
+		(void)cudaGetLastError();
+		return GQ_OK;
+	}
+	GQ_CUDA_CHECK(c, err);
 	return GQ_OK;
 }
 

@@ -33,7 +33,8 @@ gq_status gq_flush_init(gq_flush *f, int64_t l2_bytes, double factor, gq_error *
 gq_status gq_flush_run(gq_flush *f, void *stream, gq_error *err);
 
 /* Reset every persisting L2 line to normal (cudaCtxResetPersistingL2Cache), so a program that
- * set an access-policy window cannot keep its operands in L2 across flushes. */
+ * set an access-policy window cannot keep its operands in L2 across flushes. GQ_OK where the
+ * device has no persisting carve-out. */
 gq_status gq_flush_reset_persisting(gq_error *err);
 
 void gq_flush_free(gq_flush *f);

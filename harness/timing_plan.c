@@ -1,0 +1,105 @@
+/* timing_plan.c: the pure part of timing.h: names of arms, modes, steps, layouts and orders; the
+ * ops of each step; the sota trial list; configurations. No GPU is touched here, so the CPU tests
+ * cover it. */
+#include "timing.h"
+
+#include <string.h>
+
+static const char *const arm_names[] = {"incumbent", "candidate", "twin", "sota"};
+static const char *const mode_names[] = {"graph", "eager"};
+static const char *const step_names[] = {"op", "bwd", "2fwd+bwd"};
+static const char *const layout_names[] = {"interleaved", "blocked"};
+static const char *const order_names[] = {"forward", "reverse"};
+static const char *const sota_choices[GQ_TIMING_SOTA_CHOICES] = {
+    "cublas:default",  "cublaslt:algo:0", "cublaslt:algo:1", "cublaslt:algo:2", "cublaslt:algo:3",
+    "cublaslt:algo:4", "cublaslt:algo:5", "cublaslt:algo:6", "cublaslt:algo:7"};
+
+static const char *name_of(const char *const *names, int count, int value)
+{
+	return value >= 0 && value < count ? names[value] : "?";
+}
+
+static int parse_of(const char *const *names, int count, const char *name)
+{
+	for (int i = 0; name && i < count; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+const char *gq_timing_arm_name(gq_timing_arm v) { return name_of(arm_names, 4, (int)v); }
+const char *gq_timing_mode_name(gq_timing_mode v) { return name_of(mode_names, 2, (int)v); }
+const char *gq_timing_step_name(gq_timing_step v) { return name_of(step_names, 3, (int)v); }
+const char *gq_timing_layout_name(gq_timing_layout v) { return name_of(layout_names, 2, (int)v); }
+const char *gq_timing_order_name(gq_timing_order v) { return name_of(order_names, 2, (int)v); }
+int gq_timing_arm_parse(const char *name) { return parse_of(arm_names, 4, name); }
+int gq_timing_mode_parse(const char *name) { return parse_of(mode_names, 2, name); }
+int gq_timing_step_parse(const char *name) { return parse_of(step_names, 3, name); }
+int gq_timing_layout_parse(const char *name) { return parse_of(layout_names, 2, name); }
+int gq_timing_order_parse(const char *name) { return parse_of(order_names, 2, name); }
+
+const char *gq_timing_sota_choice(int index)
+{
+	return index >= 0 && index < GQ_TIMING_SOTA_CHOICES ? sota_choices[index] : NULL;
+}
+
+int gq_timing_step_ops(gq_op op, gq_timing_step step, gq_op ops[GQ_TIMING_MAX_STEP_OPS])
+{
+	int router = gq_op_is_router(op);
+	gq_op fwd = router ? GQ_OP_ROUTER_FWD : GQ_OP_FWD;
+	gq_op dgrad = router ? GQ_OP_ROUTER_DGRAD : GQ_OP_DGRAD;
+	gq_op wgrad = router ? GQ_OP_ROUTER_WGRAD : GQ_OP_WGRAD;
+	switch (step) {
+	case GQ_STEP_OP:
+		ops[0] = op;
+		return 1;
+	case GQ_STEP_BWD:
+		ops[0] = dgrad, ops[1] = wgrad;
+		return 2;
+	case GQ_STEP_2FWD_BWD:
+		ops[0] = fwd, ops[1] = fwd, ops[2] = dgrad, ops[3] = wgrad;
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+void gq_timing_config_init(gq_timing_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->warmup = 10;
+	cfg->iterations = 100;
+	cfg->groups = 15;
+	cfg->modes = GQ_TIMING_GRAPH | GQ_TIMING_EAGER;
+	cfg->steps = GQ_TIMING_STEP_OP;
+	cfg->flush_l2_factor = 2.0;
+	cfg->layout = GQ_LAYOUT_INTERLEAVED;
+	cfg->order = GQ_ORDER_FORWARD;
+	cfg->reverse_allocation = -1;
+	cfg->twin = 1;
+	cfg->sota = 1;
+	cfg->sota_iterations = 10;
+	for (int t = 0; t < GQ_TENSOR_COUNT; t++)
+		cfg->inputs[t] = (gq_input_spec){.dist = GQ_DIST_NORMAL, .scale = 1.0};
+}
+
+void gq_timing_config_from_protocol(const gq_protocol *proto, gq_timing_layout layout,
+                                    gq_timing_order order, gq_timing_config *cfg)
+{
+	gq_timing_config_init(cfg);
+	const gq_timing_spec *t = &proto->timing;
+	cfg->warmup = t->warmup;
+	cfg->iterations = t->iterations;
+	cfg->groups = t->groups;
+	cfg->modes = t->modes;
+	cfg->steps = t->steps;
+	cfg->flush_l2_factor = t->flush_l2_factor;
+	cfg->layout = layout;
+	cfg->order = order;
+	for (int a = 0; a < GQ_ARM_COUNT; a++)
+		for (int op = 0; op < GQ_OP_COUNT; op++)
+			cfg->programs[a][op] = proto->arms[a][op];
+	cfg->seed = proto->first_seed;
+	for (int i = 0; i < GQ_TENSOR_COUNT; i++)
+		cfg->inputs[i] = proto->inputs[i];
+}
