@@ -1,0 +1,322 @@
+/* test_gpu_timing.c (label gpu): the CUPTI timer against kernels of designed duration.
+ *
+ * 1. The spin kernel (harness/spin.cu) of 20 µs and of 200 µs, timed as the engine times an
+ *    iteration (L2 flush, stream sync, external id pushed around the launch), in graph and eager
+ *    mode: every iteration shows exactly one kernel, span = busy, and the median span lies within
+ *    2 % of the design.
+ * 2. Two spins in a row (20 µs then 30 µs) as one iteration: two kernels; span ≥ the sum of their
+ *    durations (one stream cannot overlap them), busy = that sum, median busy within 2 % of 50 µs.
+ * 3. A cuBLASLt split-K algorithm (wgrad d_out 32, d_in 4096, T 16384, FP32 out: on the H200 all
+ *    of the heuristic's top 8 reduce in a second kernel): the first algorithm launching ≥ 2
+ *    kernels per iteration; its span covers them all: span > the longest kernel, span ≥ busy, in
+ *    both modes.
+ * One line per measurement on stdout. Needs a CUDA device; without one it says why and fails.
+ */
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../check.h"
+#include "cupti_timer.h"
+#include "flush.h"
+#include "inputs.h"
+#include "problem.h"
+#include "programs_cublas.h"
+#include "registry.h"
+#include "spin.h"
+#include "stats.h"
+
+#define ITERATIONS 50
+#define WARMUP     5
+#define MAX_KERNELS 8
+
+/* The launches of one iteration. Returns 0, or non-zero with a message in msg. */
+typedef int (*launch_fn)(void *user, cudaStream_t stream, char *msg, size_t msg_size);
+
+typedef struct samples {
+	int n;
+	double span[ITERATIONS], busy[ITERATIONS];
+	int kernels[ITERATIONS];
+	gq_interval iv[ITERATIONS][MAX_KERNELS]; /* each iteration's kernels, sorted by start */
+} samples;
+
+static cudaStream_t stream;
+static gq_flush flush;
+static gq_trace trace;
+static uint64_t next_id;
+
+static void report(const char *what, const gq_error *err)
+{
+	char line[1600];
+	gq_error_format(err, line, sizeof(line));
+	CHECK_MSG(0, "%s: %s", what, line);
+}
+
+/* Time n iterations of f (graph: captured once and replayed) into s. 0, or -1 after a failed
+ * check. */
+static int measure(const char *what, launch_fn f, void *user, int graph, int n, samples *s)
+{
+	char msg[1024] = "";
+	gq_error err;
+	gq_error_clear(&err);
+	memset(s, 0, sizeof(*s));
+	cudaGraphExec_t exec = NULL;
+	if (graph) {
+		cudaGraph_t g = NULL;
+		CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+		int r = f(user, stream, msg, sizeof(msg));
+		CHECK(cudaStreamEndCapture(stream, &g) == cudaSuccess);
+		CHECK_MSG(r == 0, "%s: capture: %s", what, msg);
+		if (r != 0 || !g || cudaGraphInstantiate(&exec, g, 0) != cudaSuccess) {
+			CHECK_MSG(0, "%s: no graph", what);
+			return -1;
+		}
+		cudaGraphDestroy(g);
+	}
+	uint64_t ids[ITERATIONS];
+	for (int i = -WARMUP; i < n; i++) {
+		uint64_t id = i >= 0 ? ++next_id : 0;
+		if (gq_flush_run(&flush, stream, &err) != GQ_OK ||
+		    cudaStreamSynchronize(stream) != cudaSuccess ||
+		    (id && gq_cupti_timer_push(id, &err) != GQ_OK)) {
+			report(what, &err);
+			return -1;
+		}
+		int r = graph ? (int)cudaGraphLaunch(exec, stream) : f(user, stream, msg, sizeof(msg));
+		CHECK_MSG(r == 0, "%s: launch: %d %s", what, r, msg);
+		if (id && gq_cupti_timer_pop(id, &err) != GQ_OK) {
+			report(what, &err);
+			return -1;
+		}
+		if (i >= 0)
+			ids[i] = id;
+	}
+	gq_trace_clear(&trace);
+	if (gq_cupti_timer_collect(&trace, &err) != GQ_OK) {
+		report(what, &err);
+		return -1;
+	}
+	if (exec)
+		cudaGraphExecDestroy(exec);
+	CHECK_MSG(trace.dropped == 0 && trace.lost == 0 && trace.conflicts == 0,
+	          "%s: dropped %llu lost %zu conflicts %zu", what,
+	          (unsigned long long)trace.dropped, trace.lost, trace.conflicts);
+	for (int i = 0; i < n; i++) {
+		const gq_interval *iv = NULL;
+		int invalid = 0;
+		int k = gq_trace_lookup(&trace, ids[i], &iv, &invalid);
+		CHECK_MSG(k > 0 && invalid == 0, "%s: iteration %d: %d kernels, %d invalid", what, i,
+		          k, invalid);
+		if (k <= 0)
+			return -1;
+		s->kernels[i] = k;
+		s->span[i] = (double)gq_interval_span(iv, k);
+		s->busy[i] = (double)gq_interval_busy(iv, k);
+		memcpy(s->iv[i], iv, (size_t)(k < MAX_KERNELS ? k : MAX_KERNELS) * sizeof(*iv));
+	}
+	s->n = n;
+	printf("%-44s %-5s kernels %d  span median %9.3f us [%9.3f, %9.3f]  busy median %9.3f us\n",
+	       what, graph ? "graph" : "eager", s->kernels[0], 1e-3 * gq_stats_median(s->span, n),
+	       1e-3 * gq_stats_quantile(s->span, n, 0), 1e-3 * gq_stats_quantile(s->span, n, 1),
+	       1e-3 * gq_stats_median(s->busy, n));
+	return 0;
+}
+
+typedef struct spins {
+	int count;
+	int64_t ns[2];
+} spins;
+
+static int launch_spins(void *user, cudaStream_t s, char *msg, size_t msg_size)
+{
+	const spins *sp = user;
+	for (int i = 0; i < sp->count; i++) {
+		int r = gq_spin_launch(sp->ns[i], s);
+		if (r != 0) {
+			snprintf(msg, msg_size, "gq_spin_launch: %s", cudaGetErrorString((cudaError_t)r));
+			return r;
+		}
+	}
+	return 0;
+}
+
+static void test_spin(int64_t design_ns)
+{
+	spins sp = {1, {design_ns, 0}};
+	for (int graph = 1; graph >= 0; graph--) {
+		char what[64];
+		snprintf(what, sizeof(what), "spin %lld us", (long long)(design_ns / 1000));
+		samples s;
+		if (measure(what, launch_spins, &sp, graph, ITERATIONS, &s) != 0)
+			continue;
+		for (int i = 0; i < s.n; i++) {
+			CHECK_MSG(s.kernels[i] == 1, "%s: iteration %d: %d kernels", what, i,
+			          s.kernels[i]);
+			CHECK(s.span[i] == s.busy[i]);
+		}
+		double med = gq_stats_median(s.span, s.n);
+		CHECK_MSG(fabs(med - (double)design_ns) <= 0.02 * (double)design_ns,
+		          "%s %s: median span %.0f ns, design %lld ns (more than 2 %% off)", what,
+		          graph ? "graph" : "eager", med, (long long)design_ns);
+	}
+}
+
+static void test_two_spins(void)
+{
+	spins sp = {2, {20000, 30000}};
+	for (int graph = 1; graph >= 0; graph--) {
+		samples s;
+		if (measure("spin 20 us + spin 30 us", launch_spins, &sp, graph, ITERATIONS, &s) != 0)
+			continue;
+		for (int i = 0; i < s.n; i++) {
+			CHECK_MSG(s.kernels[i] == 2, "iteration %d: %d kernels", i, s.kernels[i]);
+			if (s.kernels[i] != 2)
+				continue;
+			/* Σ durations = (e₀ − s₀) + (e₁ − s₁); one stream: s₁ ≥ e₀, so busy = Σ and
+			 * span = e₁ − s₀ = Σ + (s₁ − e₀) ≥ Σ. */
+			double sum = (double)(s.iv[i][0].end - s.iv[i][0].start) +
+			             (double)(s.iv[i][1].end - s.iv[i][1].start);
+			CHECK_MSG(s.span[i] >= sum, "iteration %d: span %.0f < sum %.0f", i, s.span[i],
+			          sum);
+			CHECK_MSG(s.busy[i] == sum, "iteration %d: busy %.0f != sum %.0f", i, s.busy[i],
+			          sum);
+			CHECK(s.iv[i][1].start >= s.iv[i][0].end);
+		}
+		double busy = gq_stats_median(s.busy, s.n);
+		CHECK_MSG(fabs(busy - 50000) <= 0.02 * 50000, "%s: median busy %.0f ns, design 50000",
+		          graph ? "graph" : "eager", busy);
+		printf("%-44s %-5s median gap between the kernels %.3f us\n", "spin 20 us + spin 30 us",
+		       graph ? "graph" : "eager",
+		       1e-3 * (gq_stats_median(s.span, s.n) - gq_stats_median(s.busy, s.n)));
+	}
+}
+
+typedef struct lt_case {
+	gemmq_program *prog;
+	void *inst;
+	gemmq_operands io;
+} lt_case;
+
+static int launch_lt(void *user, cudaStream_t s, char *msg, size_t msg_size)
+{
+	lt_case *c = user;
+	return c->prog->launch(c->inst, &c->io, s, msg, msg_size);
+}
+
+static void test_split_k(void)
+{
+	/* wgrad dW[32, 4096] = gᵀ·x, K = T = 16384: A = g stored [K, M], B = x stored [K, N]. */
+	gq_problem q = {.op = GQ_OP_WGRAD, .d_in = 4096, .d_out = 32, .t = 16384,
+	                .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_FP32};
+	gq_gemm g;
+	gq_problem_gemm(&q, &g);
+	gemmq_problem ap = {.op = q.op, .in_dtype = q.in_dtype, .out_dtype = q.out_dtype,
+	                    .a_trans = g.a_trans, .b_trans = g.b_trans, .d_in = q.d_in,
+	                    .d_out = q.d_out, .t = q.t, .m = g.m, .n = g.n, .k = g.k};
+	void *a = NULL, *b = NULL, *out = NULL;
+	const gq_input_spec normal = {GQ_DIST_NORMAL, 1.0};
+	int ok = cudaMalloc(&a, (size_t)(g.a_rows * g.a_cols) * 2) == cudaSuccess &&
+	         cudaMalloc(&b, (size_t)(g.b_rows * g.b_cols) * 2) == cudaSuccess &&
+	         cudaMalloc(&out, (size_t)(g.m * g.n) * 4) == cudaSuccess &&
+	         gq_inputs_fill_bf16_gpu(1, g.a_tensor, normal, 0, g.a_rows * g.a_cols, a, stream) ==
+	             0 &&
+	         gq_inputs_fill_bf16_gpu(1, g.b_tensor, normal, 0, g.b_rows * g.b_cols, b, stream) ==
+	             0 &&
+	         cudaStreamSynchronize(stream) == cudaSuccess;
+	CHECK_MSG(ok, "split-K: buffers");
+	int found = 0;
+	for (int i = 0; ok && i < GQ_CUBLASLT_ALGOS && !found; i++) {
+		char name[32], msg[1024] = "";
+		snprintf(name, sizeof(name), "cublaslt:algo:%d", i);
+		gq_error err;
+		gq_error_clear(&err);
+		lt_case c = {.io = {.a = a, .b = b, .out = out}};
+		if (gq_program_open(name, &c.prog, &err) != GQ_OK) {
+			report(name, &err);
+			break;
+		}
+		if (c.prog->prepare(c.prog->ctx, &ap, &c.io, &c.inst, msg, sizeof(msg)) != 0) {
+			printf("%-44s not run: %s\n", name, msg);
+			gq_program_close(c.prog);
+			continue;
+		}
+		char desc[256] = "";
+		gq_cublaslt_describe(c.inst, desc, sizeof(desc));
+		char what[64];
+		snprintf(what, sizeof(what), "wgrad 32x4096 K=16384 %s", name);
+		printf("%-44s %s\n", name, desc);
+		samples s;
+		if (measure(what, launch_lt, &c, 0, 10, &s) == 0 && s.kernels[0] >= 2) {
+			found = 1;
+			for (int graph = 1; graph >= 0; graph--) {
+				if (measure(what, launch_lt, &c, graph, ITERATIONS, &s) != 0)
+					continue;
+				for (int it = 0; it < s.n; it++) {
+					int k = s.kernels[it] < MAX_KERNELS ? s.kernels[it] : MAX_KERNELS;
+					CHECK_MSG(s.kernels[it] == s.kernels[0],
+					          "iteration %d: %d kernels, iteration 0 had %d", it,
+					          s.kernels[it], s.kernels[0]);
+					double longest = 0;
+					for (int j = 0; j < k; j++) {
+						double d = (double)(s.iv[it][j].end - s.iv[it][j].start);
+						longest = d > longest ? d : longest;
+					}
+					CHECK_MSG(s.span[it] > longest,
+					          "%s iteration %d: span %.0f ns does not exceed the longest "
+					          "kernel (%.0f ns)",
+					          graph ? "graph" : "eager", it, s.span[it], longest);
+					CHECK(s.span[it] >= s.busy[it]);
+					CHECK(s.busy[it] >= longest);
+				}
+			}
+		}
+		c.prog->release(c.inst);
+		gq_program_close(c.prog);
+	}
+	CHECK_MSG(found, "no cuBLASLt algorithm of the top 8 launched two kernels for this wgrad");
+	cudaFree(a);
+	cudaFree(b);
+	cudaFree(out);
+}
+
+int main(void)
+{
+	int count = 0;
+	cudaError_t e = cudaGetDeviceCount(&count);
+	if (e != cudaSuccess || count == 0) {
+		fprintf(stderr, "test_gpu_timing: no CUDA device (%s)\n",
+		        e != cudaSuccess ? cudaGetErrorString(e) : "count 0");
+		return 1;
+	}
+	gq_error err;
+	gq_error_clear(&err);
+	/* CUPTI before any cuBLAS handle or graph. */
+	if (gq_cupti_timer_init(0, &err) != GQ_OK) {
+		report("gq_cupti_timer_init", &err);
+		return gq_check_exit("test_gpu_timing");
+	}
+	CHECK(gq_cupti_timer_init(0, &err) == GQ_OK); /* idempotent */
+	int l2 = 0;
+	CHECK(cudaSetDevice(0) == cudaSuccess);
+	CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0) == cudaSuccess && l2 > 0);
+	CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+	if (gq_flush_init(&flush, l2, 2.0, &err) != GQ_OK) {
+		report("gq_flush_init", &err);
+		return gq_check_exit("test_gpu_timing");
+	}
+	CHECK(flush.bytes >= 2 * (size_t)l2);
+	gq_trace_init(&trace);
+
+	test_spin(20000);
+	test_spin(200000);
+	test_two_spins();
+	test_split_k();
+
+	gq_trace_free(&trace);
+	gq_flush_free(&flush);
+	cudaStreamDestroy(stream);
+	return gq_check_exit("test_gpu_timing");
+}
