@@ -325,23 +325,42 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 
 /* Trace the launch calls of one API domain: every callback id whose name contains "Launch"
  * (cudaLaunchKernel*, cudaLaunchKernelExC*, cudaGraphLaunch*, __cudaLaunchKernel*, cuLaunch*,
- * cuLaunchKernelEx*, cuGraphLaunch*, ...). Only traced calls get external-correlation records;
- * the kind RUNTIME/DRIVER itself stays off (it would trace every call and override this). */
-static gq_status enable_launch_apis(CUpti_CallbackDomain domain, uint32_t ids, int *enabled,
-                                    gq_error *err)
+ * cuLaunchKernelEx*, cuGraphLaunch*, ...). Only traced calls get external-correlation records.
+ * CUPTI documents two ways to reach this set: enable the chosen ids with the RUNTIME/DRIVER
+ * kinds off (kind_on = 0), or enable the kinds and disable every other id (kind_on = 1). */
+static gq_status select_launch_apis(CUpti_CallbackDomain domain, uint32_t ids, int kind_on,
+                                    int *launches, gq_error *err)
 {
+	*launches = 0;
 	for (uint32_t cbid = 1; cbid < ids; cbid++) {
 		const char *name = NULL;
-		if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || !name ||
-		    !strstr(name, "Launch"))
+		if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || !name)
+			continue;
+		uint8_t launch = strstr(name, "Launch") != NULL;
+		*launches += launch;
+		if (!launch && !kind_on)
 			continue;
 		if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
-			GQ_CUPTI_CHECK(cuptiActivityEnableRuntimeApi(cbid, 1), err);
+			GQ_CUPTI_CHECK(cuptiActivityEnableRuntimeApi(cbid, launch), err);
 		else
-			GQ_CUPTI_CHECK(cuptiActivityEnableDriverApi(cbid, 1), err);
-		(*enabled)++;
+			GQ_CUPTI_CHECK(cuptiActivityEnableDriverApi(cbid, launch), err);
 	}
 	return GQ_OK;
+}
+
+/* Both domains, one way (see select_launch_apis). */
+static gq_status select_both(int kind_on, int *runtime, int *driver, gq_error *err)
+{
+	if (kind_on) {
+		GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), err);
+		GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER), err);
+	}
+	gq_status s = select_launch_apis(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE,
+	                                 kind_on, runtime, err);
+	if (s == GQ_OK)
+		s = select_launch_apis(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE,
+		                       kind_on, driver, err);
+	return s;
 }
 
 gq_status gq_cupti_timer_init(size_t buffer_bytes, gq_error *err)
@@ -357,13 +376,17 @@ gq_status gq_cupti_timer_init(size_t buffer_bytes, gq_error *err)
 	GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), err);
 	GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION), err);
 	int runtime = 0, driver = 0;
-	gq_status s = enable_launch_apis(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE,
-	                                 &runtime, err);
-	if (s == GQ_OK)
-		s = enable_launch_apis(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE,
-		                       &driver, err);
-	if (s != GQ_OK)
-		return s;
+	gq_error first;
+	gq_error_clear(&first);
+	if (select_both(0, &runtime, &driver, &first) != GQ_OK) {
+		gq_error second;
+		gq_error_clear(&second);
+		if (select_both(1, &runtime, &driver, &second) != GQ_OK)
+			return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE,
+			                    "CUPTI refused to trace only the launch APIs: %s; and with "
+			                    "the API kinds on: %s",
+			                    first.message, second.message);
+	}
 	if (runtime == 0 || driver == 0)
 		return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE,
 		                    "CUPTI named no launch API to trace (%d runtime, %d driver): "

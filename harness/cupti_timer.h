@@ -19,7 +19,8 @@
  *    EXTERNAL_CORRELATION, and traces only the launch API calls (runtime and driver calls whose
  *    names contain "Launch": kernel launches, cuBLASLt's driver launches, graph launches), because
  *    an external-correlation record is emitted only for a traced API call, and tracing every API
- *    call lengthens eager launches. An iteration is
+ *    call lengthens eager launches (the launch ids are enabled one by one; where CUPTI refuses
+ *    that, the API kinds are enabled and every other id disabled: the same set). An iteration is
  *        gq_cupti_timer_push(id); <launches>; gq_cupti_timer_pop(id);
  *    and gq_cupti_timer_collect syncs the device, flushes CUPTI and hands over everything recorded
  *    since the previous collect.
