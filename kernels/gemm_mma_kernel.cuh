@@ -28,8 +28,9 @@
 
 #include "gemm_mma.h"
 
-/* The shape of one compiled kernel. Warp tiles are 64×64, 64×32, 32×64, 32×32 or 32×16; the stage
- * count fills about 96 KiB of shared memory (4 to 6 stages). */
+/* The shape of one compiled kernel. Warp tiles are 64×64, 64×32, 32×64, 32×32 or 32×16. The
+ * stages (4 to 8) fill at most 110 KiB of shared memory, so two CTAs can share an SM and the
+ * memory-bound shapes keep 50–100 KiB of loads in flight per CTA. */
 template <int BM_, int BN_> struct gq_mma_config {
 	static constexpr int BM = BM_, BN = BN_, BK = GQ_MMA_BK;
 	static constexpr int WM = BM == 128 ? 64 : 32;
@@ -40,8 +41,8 @@ template <int BM_, int BN_> struct gq_mma_config {
 	static constexpr int MI = WM / 16, NI = WN / 8;
 	static constexpr int A_STAGE_BYTES = BM * BK * 2, B_STAGE_BYTES = BN * BK * 2;
 	static constexpr int STAGE_BYTES = A_STAGE_BYTES + B_STAGE_BYTES;
-	static constexpr int STAGES_FILL = 98304 / STAGE_BYTES;
-	static constexpr int STAGES = STAGES_FILL < 4 ? 4 : (STAGES_FILL > 6 ? 6 : STAGES_FILL);
+	static constexpr int STAGES_FILL = 110 * 1024 / STAGE_BYTES;
+	static constexpr int STAGES = STAGES_FILL < 4 ? 4 : (STAGES_FILL > 8 ? 8 : STAGES_FILL);
 	static constexpr int SMEM_BYTES = STAGES * STAGE_BYTES;
 	static_assert(WN % 16 == 0, "B fragments are loaded 16 columns at a time");
 	static_assert(BM % WM == 0 && BN % WN == 0, "warps tile the block");
@@ -310,19 +311,21 @@ __device__ __forceinline__ void gq_mma_mainloop(const gq_mma_params &p, uint32_t
 		}
 		gq_mma_cp_async_commit();
 	}
+	int read = 0, write = C::STAGES - 1; /* the stages of K-tiles i and i + STAGES − 1 */
 	for (int i = 0; i < nkt; i++) {
 		gq_mma_cp_async_wait<C::STAGES - 2>();
 		__syncthreads();
-		const int next = i + C::STAGES - 1;
-		if (next < nkt) {
-			const uint32_t sa = smem + (next % C::STAGES) * C::STAGE_BYTES;
+		if (i + C::STAGES - 1 < nkt) {
+			const uint32_t sa = smem + write * C::STAGE_BYTES;
 			gq_mma_load_stage<C, A_K, B_K>(p, sa, sa + C::A_STAGE_BYTES, m0, n0,
-			                               (kt0 + next) * C::BK);
+			                               (kt0 + i + C::STAGES - 1) * C::BK);
 		}
 		gq_mma_cp_async_commit();
-		const uint32_t sa = smem + (i % C::STAGES) * C::STAGE_BYTES;
+		const uint32_t sa = smem + read * C::STAGE_BYTES;
 		gq_mma_compute_stage<C, A_K, B_K>(sa, sa + C::A_STAGE_BYTES, warp_m, warp_n, lane,
 		                                  acc);
+		write = read;
+		read = read + 1 == C::STAGES ? 0 : read + 1;
 	}
 	gq_mma_cp_async_wait<0>();
 	__syncthreads();
