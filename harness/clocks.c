@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef int nvml_return;       /* nvmlReturn_t: 0 is NVML_SUCCESS */
+typedef int nvml_return; /* nvmlReturn_t: 0 is NVML_SUCCESS */
 typedef struct nvml_device_st *nvml_device;
 enum { NVML_CLOCK_SM = 1, NVML_TEMPERATURE_GPU = 0 };
 
@@ -37,16 +37,19 @@ gq_clocks *gq_clocks_open(const char *pci_bus_id, char *why, size_t why_size)
 	gq_clocks *c = calloc(1, sizeof(*c));
 	nvml_return (*init)(void) = (nvml_return(*)(void))dlsym(lib, "nvmlInit_v2");
 	nvml_return (*by_bus)(const char *, nvml_device *) =
-	    (nvml_return(*)(const char *, nvml_device *))dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+	    (nvml_return(*)(const char *, nvml_device *))dlsym(lib,
+	                                                       "nvmlDeviceGetHandleByPciBusId_v2");
 	if (!c || !init || !by_bus) {
-		say(why, why_size, "NVML lacks nvmlInit_v2 or nvmlDeviceGetHandleByPciBusId_v2", NULL);
+		say(why, why_size, "NVML lacks nvmlInit_v2 or nvmlDeviceGetHandleByPciBusId_v2",
+		    NULL);
 		free(c);
 		dlclose(lib);
 		return NULL;
 	}
 	c->lib = lib;
 	c->shutdown = (nvml_return(*)(void))dlsym(lib, "nvmlShutdown");
-	c->clock = (nvml_return(*)(nvml_device, int, unsigned *))dlsym(lib, "nvmlDeviceGetClockInfo");
+	c->clock =
+	    (nvml_return(*)(nvml_device, int, unsigned *))dlsym(lib, "nvmlDeviceGetClockInfo");
 	c->max_clock =
 	    (nvml_return(*)(nvml_device, int, unsigned *))dlsym(lib, "nvmlDeviceGetMaxClockInfo");
 	c->temperature =

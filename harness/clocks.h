@@ -32,9 +32,9 @@ enum {
 	 GQ_CLOCKS_HW_POWER_BRAKE)
 
 typedef struct gq_clock_sample {
-	int valid;             /* 0: no NVML, or the reading failed */
-	unsigned sm_mhz;       /* current SM clock */
-	unsigned max_sm_mhz;   /* the SM clock's maximum (nvmlDeviceGetMaxClockInfo) */
+	int valid;           /* 0: no NVML, or the reading failed */
+	unsigned sm_mhz;     /* current SM clock */
+	unsigned max_sm_mhz; /* the SM clock's maximum (nvmlDeviceGetMaxClockInfo) */
 	unsigned temperature_c;
 	unsigned long long reasons; /* GQ_CLOCKS_* bits in effect; 0 when unknown */
 } gq_clock_sample;

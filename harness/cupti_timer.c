@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cupti.h>
 #include <cuda_runtime_api.h>
+#include <cupti.h>
 
 #include "cuda_check.h"
 
@@ -105,7 +105,8 @@ gq_status gq_trace_add_link(gq_trace *t, uint32_t correlation, uint64_t external
 {
 	if (grow((void **)&t->links, &t->link_capacity, t->link_count + 1, sizeof(*t->links)))
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory for trace links");
-	t->links[t->link_count++] = (gq_trace_link){.correlation = correlation, .external = external};
+	t->links[t->link_count++] =
+	    (gq_trace_link){.correlation = correlation, .external = external};
 	t->resolved = 0;
 	return GQ_OK;
 }
@@ -113,8 +114,10 @@ gq_status gq_trace_add_link(gq_trace *t, uint32_t correlation, uint64_t external
 gq_status gq_trace_add_kernel(gq_trace *t, uint32_t correlation, uint64_t start, uint64_t end,
                               uint32_t graph_id, gq_error *err)
 {
-	if (grow((void **)&t->kernels, &t->kernel_capacity, t->kernel_count + 1, sizeof(*t->kernels)))
-		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory for trace kernels");
+	if (grow((void **)&t->kernels, &t->kernel_capacity, t->kernel_count + 1,
+	         sizeof(*t->kernels)))
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,
+		                    "out of memory for trace kernels");
 	t->kernels[t->kernel_count++] = (gq_trace_kernel){
 	    .correlation = correlation, .graph_id = graph_id, .start = start, .end = end};
 	t->resolved = 0;
@@ -125,11 +128,12 @@ gq_status gq_trace_append(gq_trace *dst, gq_trace *src, gq_error *err)
 {
 	if (grow((void **)&dst->links, &dst->link_capacity, dst->link_count + src->link_count,
 	         sizeof(*dst->links)) ||
-	    grow((void **)&dst->kernels, &dst->kernel_capacity, dst->kernel_count + src->kernel_count,
-	         sizeof(*dst->kernels)))
+	    grow((void **)&dst->kernels, &dst->kernel_capacity,
+	         dst->kernel_count + src->kernel_count, sizeof(*dst->kernels)))
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory for the trace");
 	if (src->link_count)
-		memcpy(dst->links + dst->link_count, src->links, src->link_count * sizeof(*src->links));
+		memcpy(dst->links + dst->link_count, src->links,
+		       src->link_count * sizeof(*src->links));
 	if (src->kernel_count)
 		memcpy(dst->kernels + dst->kernel_count, src->kernels,
 		       src->kernel_count * sizeof(*src->kernels));
@@ -254,8 +258,8 @@ static struct {
 	pthread_mutex_t lock; /* guards everything below: CUPTI calls back from its own thread */
 	int active;
 	size_t buffer_bytes;
-	gq_trace pending;     /* records delivered since the last collect */
-	uint8_t **spare;      /* returned buffers, reused so a request never waits on the allocator */
+	gq_trace pending; /* records delivered since the last collect */
+	uint8_t **spare;  /* returned buffers, reused so a request never waits on the allocator */
 	size_t spare_count, spare_capacity;
 } session = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -288,7 +292,8 @@ static void take_record(const CUpti_Activity *rec)
 		const CUpti_ActivityExternalCorrelation *x =
 		    (const CUpti_ActivityExternalCorrelation *)rec;
 		if (x->externalKind == GQ_CUPTI_EXTERNAL_KIND)
-			s = gq_trace_add_link(&session.pending, x->correlationId, x->externalId, NULL);
+			s = gq_trace_add_link(&session.pending, x->correlationId, x->externalId,
+			                      NULL);
 	}
 	if (s != GQ_OK)
 		session.pending.lost++;
@@ -368,7 +373,8 @@ gq_status gq_cupti_timer_init(size_t buffer_bytes, gq_error *err)
 	pthread_mutex_lock(&session.lock);
 	int active = session.active;
 	if (!active)
-		session.buffer_bytes = buffer_bytes ? (buffer_bytes + 7) / 8 * 8 : GQ_CUPTI_BUFFER_BYTES;
+		session.buffer_bytes =
+		    buffer_bytes ? (buffer_bytes + 7) / 8 * 8 : GQ_CUPTI_BUFFER_BYTES;
 	pthread_mutex_unlock(&session.lock);
 	if (active)
 		return GQ_OK;
@@ -382,10 +388,11 @@ gq_status gq_cupti_timer_init(size_t buffer_bytes, gq_error *err)
 		gq_error second;
 		gq_error_clear(&second);
 		if (select_both(1, &runtime, &driver, &second) != GQ_OK)
-			return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE,
-			                    "CUPTI refused to trace only the launch APIs: %s; and with "
-			                    "the API kinds on: %s",
-			                    first.message, second.message);
+			return gq_error_set(
+			    err, GQ_ERR_DEVICE, GQ_HERE,
+			    "CUPTI refused to trace only the launch APIs: %s; and with "
+			    "the API kinds on: %s",
+			    first.message, second.message);
 	}
 	if (runtime == 0 || driver == 0)
 		return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE,
@@ -410,7 +417,8 @@ gq_status gq_cupti_timer_push(uint64_t external, gq_error *err)
 {
 	if (external == 0)
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "external id 0 is reserved");
-	GQ_CUPTI_CHECK(cuptiActivityPushExternalCorrelationId(GQ_CUPTI_EXTERNAL_KIND, external), err);
+	GQ_CUPTI_CHECK(cuptiActivityPushExternalCorrelationId(GQ_CUPTI_EXTERNAL_KIND, external),
+	               err);
 	return GQ_OK;
 }
 

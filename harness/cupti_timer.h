@@ -83,7 +83,7 @@ typedef struct gq_trace {
 	size_t scratch_capacity;
 	size_t orphans;   /* kernels whose correlation id has no link (launched outside any id) */
 	size_t conflicts; /* correlation ids linked to two different external ids */
-	size_t invalid;   /* linked kernels without a usable timestamp (start == 0 or end ≤ start) */
+	size_t invalid; /* linked kernels without a usable timestamp (start == 0 or end ≤ start) */
 	/* added by the session */
 	uint64_t dropped; /* records CUPTI reported as dropped */
 	size_t lost;      /* records the session could not store (out of memory) */

@@ -13,7 +13,8 @@ gq_status gq_flush_init(gq_flush *f, int64_t l2_bytes, double factor, gq_error *
 	memset(f, 0, sizeof(*f));
 	if (!(factor >= 0) || !isfinite(factor))
 		return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE,
-		                    "the L2 flush factor must be a finite number ≥ 0, not %g", factor);
+		                    "the L2 flush factor must be a finite number ≥ 0, not %g",
+		                    factor);
 	if (factor == 0)
 		return GQ_OK;
 	if (l2_bytes <= 0)

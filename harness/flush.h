@@ -19,9 +19,9 @@ extern "C" {
 #endif
 
 typedef struct gq_flush {
-	void *buffer;    /* device memory, bytes long; NULL when the factor is 0 */
+	void *buffer; /* device memory, bytes long; NULL when the factor is 0 */
 	size_t bytes;
-	unsigned calls;  /* flushes issued; the fill byte alternates with it */
+	unsigned calls; /* flushes issued; the fill byte alternates with it */
 } gq_flush;
 
 /* bytes = ⌈factor · l2_bytes⌉ rounded up to 256 B. factor 0 makes every flush a no-op (no

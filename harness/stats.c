@@ -124,14 +124,15 @@ static gq_status check_nested(const gq_stats_nested *s, const char *what, gq_err
 	const double *x = s->x;
 	for (int p = 0; p < s->processes; p++) {
 		if (s->counts[p] <= 0)
-			return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE, "%s: process %d has no samples",
-			                    what, p);
+			return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE,
+			                    "%s: process %d has no samples", what, p);
 		for (int i = 0; i < s->counts[p]; i++)
 			if (!isfinite(x[i]) || x[i] <= 0)
-				return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE,
-				                    "%s: process %d sample %d is %g, not a positive "
-				                    "finite latency",
-				                    what, p, i, x[i]);
+				return gq_error_set(
+				    err, GQ_ERR_INPUT, GQ_HERE,
+				    "%s: process %d sample %d is %g, not a positive "
+				    "finite latency",
+				    what, p, i, x[i]);
 		x += s->counts[p];
 	}
 	return GQ_OK;
@@ -167,10 +168,11 @@ gq_status gq_stats_speedup_ci(const gq_stats_nested *baseline, const gq_stats_ne
 	if (s != GQ_OK)
 		return s;
 	if (baseline->processes != new_data->processes)
-		return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE,
-		                    "baseline has %d processes, new %d: they must come from the same "
-		                    "processes",
-		                    baseline->processes, new_data->processes);
+		return gq_error_set(
+		    err, GQ_ERR_INPUT, GQ_HERE,
+		    "baseline has %d processes, new %d: they must come from the same "
+		    "processes",
+		    baseline->processes, new_data->processes);
 	int resamples = cfg && cfg->resamples > 0 ? cfg->resamples : GQ_STATS_RESAMPLES;
 	double level = cfg && cfg->level > 0 && cfg->level < 1 ? cfg->level : GQ_STATS_LEVEL;
 	uint64_t rng = cfg && cfg->seed ? cfg->seed : GQ_STATS_SEED;
@@ -252,8 +254,7 @@ int gq_stats_throttled(double clock_mhz, double max_clock_mhz, double threshold)
 	return clock_mhz < threshold * max_clock_mhz;
 }
 
-int gq_stats_count_throttled(const double *clock_mhz, int n, double max_clock_mhz,
-                             double threshold)
+int gq_stats_count_throttled(const double *clock_mhz, int n, double max_clock_mhz, double threshold)
 {
 	int count = 0;
 	for (int i = 0; i < n; i++)

@@ -22,9 +22,9 @@ extern "C" {
 #endif
 
 /* Defaults of the bootstrap and of the throttle flag. */
-#define GQ_STATS_RESAMPLES 2000
-#define GQ_STATS_LEVEL 0.95
-#define GQ_STATS_SEED 0x67656d6d71ull /* "gemmq" */
+#define GQ_STATS_RESAMPLES          2000
+#define GQ_STATS_LEVEL              0.95
+#define GQ_STATS_SEED               0x67656d6d71ull /* "gemmq" */
 #define GQ_STATS_THROTTLE_THRESHOLD 0.75 /* nvbench's: a clock below 75 % of the maximum */
 
 /* Samples of one arm in several processes, stored flat: process p owns counts[p] values that

@@ -41,7 +41,8 @@ static gq_status check_config(const gq_timing_config *c, gq_error *err)
 		                    "iterations ≥ 1 (got %d, %d, %d, %d)",
 		                    c->warmup, c->iterations, c->groups, c->sota_iterations);
 	if ((unsigned)c->layout >= GQ_LAYOUT_COUNT || (unsigned)c->order >= GQ_ORDER_COUNT)
-		return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE, "unknown launch layout or row order");
+		return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE,
+		                    "unknown launch layout or row order");
 	return GQ_OK;
 }
 
@@ -136,7 +137,7 @@ static void series_fail(gq_timing_series *se, gq_status status, const char *fmt,
 /* One arm at one point. */
 typedef struct arm_state {
 	int present;
-	char names[GQ_OP_COUNT][128];  /* program per op, "" for none */
+	char names[GQ_OP_COUNT][128]; /* program per op, "" for none */
 	gemmq_program *prog[GQ_OP_COUNT];
 	void *inst[GQ_OP_COUNT];
 	gq_status op_status[GQ_OP_COUNT]; /* GQ_OK: prepared */
@@ -201,8 +202,7 @@ static int64_t tensor_elems(const gq_problem *p, gq_tensor t)
 	}
 }
 
-static void op_fail(arm_state *a, gq_op op, gq_status status, const char *fmt, ...)
-    GQ_PRINTF(4, 5);
+static void op_fail(arm_state *a, gq_op op, gq_status status, const char *fmt, ...) GQ_PRINTF(4, 5);
 static void op_fail(arm_state *a, gq_op op, gq_status status, const char *fmt, ...)
 {
 	if (a->op_status[op] != GQ_OK)
@@ -216,8 +216,7 @@ static void op_fail(arm_state *a, gq_op op, gq_status status, const char *fmt, .
 
 /* Allocate the arm's inputs (generated from the configured seed) and outputs. A failed
  * allocation fails the arm's ops (not the process): cudaMalloc's out-of-memory is not sticky. */
-static gq_status arm_alloc(gq_timing_engine *e, const point_state *ps, arm_state *a,
-                           gq_error *err)
+static gq_status arm_alloc(gq_timing_engine *e, const point_state *ps, arm_state *a, gq_error *err)
 {
 	const gq_problem *p = &ps->p;
 	int want[GQ_TENSOR_COUNT] = {0};
@@ -236,8 +235,8 @@ static gq_status arm_alloc(gq_timing_engine *e, const point_state *ps, arm_state
 		int64_t n = tensor_elems(p, (gq_tensor)t);
 		cudaError_t c = cudaMalloc(&a->input[t], (size_t)n * 2);
 		if (c == cudaSuccess)
-			c = (cudaError_t)gq_inputs_fill_bf16_gpu(e->cfg.seed, t, e->cfg.inputs[t], 0, n,
-			                                         a->input[t], e->stream);
+			c = (cudaError_t)gq_inputs_fill_bf16_gpu(e->cfg.seed, t, e->cfg.inputs[t],
+			                                         0, n, a->input[t], e->stream);
 		if (c != cudaSuccess)
 			snprintf(why, sizeof(why), "input %s (%lld elements): %s",
 			         gq_tensor_name((gq_tensor)t), (long long)n, gq_cuda_error_text(c));
@@ -251,8 +250,8 @@ static gq_status arm_alloc(gq_timing_engine *e, const point_state *ps, arm_state
 		size_t bytes = (size_t)(g.m * g.n) * (size_t)gq_dtype_size(p->out_dtype);
 		cudaError_t c = cudaMalloc(&a->output[op], bytes);
 		if (c != cudaSuccess)
-			snprintf(why, sizeof(why), "output of %s (%zu B): %s", gq_op_name((gq_op)op),
-			         bytes, gq_cuda_error_text(c));
+			snprintf(why, sizeof(why), "output of %s (%zu B): %s",
+			         gq_op_name((gq_op)op), bytes, gq_cuda_error_text(c));
 		a->io[op] = (gemmq_operands){
 		    .a = a->input[g.a_tensor], .b = a->input[g.b_tensor], .out = a->output[op]};
 	}
@@ -260,8 +259,8 @@ static gq_status arm_alloc(gq_timing_engine *e, const point_state *ps, arm_state
 		(void)cudaGetLastError();
 		for (int op = 0; op < GQ_OP_COUNT; op++)
 			if (ps->needed[op])
-				op_fail(a, (gq_op)op, GQ_ERR_DEVICE, "allocating the arm's buffers: %s",
-				        why);
+				op_fail(a, (gq_op)op, GQ_ERR_DEVICE,
+				        "allocating the arm's buffers: %s", why);
 		return GQ_OK;
 	}
 	GQ_CUDA_CHECK(cudaStreamSynchronize(e->stream), err);
@@ -284,7 +283,8 @@ static int open_prepare(gq_timing_engine *e, const gq_problem *p, const char *na
 		return 1;
 	}
 	if (gq_program_is_host(*prog)) {
-		snprintf(msg, msg_size, "%s runs on the host backend: nothing to time on the GPU", name);
+		snprintf(msg, msg_size, "%s runs on the host backend: nothing to time on the GPU",
+		         name);
 		*status = GQ_ERR_UNSUPPORTED;
 		gq_program_close(*prog);
 		*prog = NULL;
@@ -349,7 +349,8 @@ static int capture(gq_timing_engine *e, const launcher *l, cudaGraphExec_t *exec
 	for (int i = 0; i < l->count && !why[0]; i++)
 		if (l->prog[i]->launch(l->inst[i], l->io[i], e->stream, why, sizeof(why)) != 0 &&
 		    !why[0])
-			snprintf(why, sizeof(why), "%s: launch failed under capture", l->prog[i]->name);
+			snprintf(why, sizeof(why), "%s: launch failed under capture",
+			         l->prog[i]->name);
 	cudaGraph_t graph = NULL;
 	c = cudaStreamEndCapture(e->stream, &graph);
 	if (!why[0] && c != cudaSuccess)
@@ -357,7 +358,8 @@ static int capture(gq_timing_engine *e, const launcher *l, cudaGraphExec_t *exec
 	if (!why[0]) {
 		c = cudaGraphInstantiate(exec, graph, 0);
 		if (c != cudaSuccess)
-			snprintf(why, sizeof(why), "cudaGraphInstantiate: %s", gq_cuda_error_text(c));
+			snprintf(why, sizeof(why), "cudaGraphInstantiate: %s",
+			         gq_cuda_error_text(c));
 	}
 	if (graph)
 		(void)cudaGraphDestroy(graph);
@@ -396,9 +398,11 @@ static gq_status iterate(gq_timing_engine *e, const launcher *l, uint64_t extern
 	} else {
 		for (int i = 0; i < l->count && !*failed; i++) {
 			msg[0] = '\0';
-			if (l->prog[i]->launch(l->inst[i], l->io[i], e->stream, msg, msg_size) != 0) {
+			if (l->prog[i]->launch(l->inst[i], l->io[i], e->stream, msg, msg_size) !=
+			    0) {
 				if (!msg[0])
-					snprintf(msg, msg_size, "%s: launch failed", l->prog[i]->name);
+					snprintf(msg, msg_size, "%s: launch failed",
+					         l->prog[i]->name);
 				*failed = 1;
 			}
 		}
@@ -460,24 +464,27 @@ static void fill_samples(gq_timing_engine *e, run_arm *ra, int n)
 		int invalid = 0;
 		int k = gq_trace_lookup(&e->trace, ra->ids[i], &iv, &invalid);
 		if (invalid) {
-			series_fail(se, GQ_ERR_DEVICE,
-			            "iteration %d: CUPTI gave %d kernel record(s) without timestamps", i,
-			            invalid);
+			series_fail(
+			    se, GQ_ERR_DEVICE,
+			    "iteration %d: CUPTI gave %d kernel record(s) without timestamps", i,
+			    invalid);
 			return;
 		}
 		if (k == 0) {
-			series_fail(se, GQ_ERR_DEVICE,
-			            "iteration %d: CUPTI recorded no kernel for it (external id %llu)", i,
-			            (unsigned long long)ra->ids[i]);
+			series_fail(
+			    se, GQ_ERR_DEVICE,
+			    "iteration %d: CUPTI recorded no kernel for it (external id %llu)", i,
+			    (unsigned long long)ra->ids[i]);
 			return;
 		}
 		if (i == 0)
 			se->kernels = k;
 		else if (k != se->kernels) {
-			series_fail(se, GQ_ERR_DEVICE,
-			            "iteration %d had %d kernels, iteration 0 had %d: a record was lost "
-			            "or the program launches differently each time",
-			            i, k, se->kernels);
+			series_fail(
+			    se, GQ_ERR_DEVICE,
+			    "iteration %d had %d kernels, iteration 0 had %d: a record was lost "
+			    "or the program launches differently each time",
+			    i, k, se->kernels);
 			return;
 		}
 		se->span_ns[i] = (double)gq_interval_span(iv, k);
@@ -500,8 +507,7 @@ static void step_launcher(arm_state *a, const gq_op *ops, int count, launcher *l
 
 /* The arms of a run in launch order; an arm that is not ready gets its series' reason. */
 static int ready_arms(gq_timing_engine *e, point_state *ps, gq_timing_point *pt,
-                      gq_timing_mode mode, gq_timing_step step, run_arm *ra, uint64_t *ids,
-                      int n)
+                      gq_timing_mode mode, gq_timing_step step, run_arm *ra, uint64_t *ids, int n)
 {
 	gq_op ops[GQ_TIMING_MAX_STEP_OPS];
 	int nops = gq_timing_step_ops(ps->p.op, step, ops);
@@ -587,11 +593,13 @@ static gq_status time_run(gq_timing_engine *e, point_state *ps, gq_timing_point 
 		se->clock_before = before;
 		se->clock_after = after;
 		if (s != GQ_OK)
-			series_fail(se, GQ_ERR_DEVICE, "the run stopped: %s", err ? err->message : "");
+			series_fail(se, GQ_ERR_DEVICE, "the run stopped: %s",
+			            err ? err->message : "");
 		else if (e->trace.dropped || e->trace.lost)
-			series_fail(se, GQ_ERR_DEVICE,
-			            "CUPTI dropped %llu and the session lost %zu records during the run",
-			            (unsigned long long)e->trace.dropped, e->trace.lost);
+			series_fail(
+			    se, GQ_ERR_DEVICE,
+			    "CUPTI dropped %llu and the session lost %zu records during the run",
+			    (unsigned long long)e->trace.dropped, e->trace.lost);
 		else if (!ra[k].failed)
 			fill_samples(e, &ra[k], n);
 	}
@@ -617,8 +625,8 @@ static gq_status trial(gq_timing_engine *e, gemmq_program *prog, void *inst,
 	int n = e->cfg.sota_iterations, warm = e->cfg.warmup < 3 ? e->cfg.warmup : 3;
 	uint64_t *ids = calloc((size_t)n, sizeof(*ids));
 	double *span = malloc((size_t)n * sizeof(*span));
-	gq_status s = ids && span ? GQ_OK
-	                          : gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	gq_status s =
+	    ids && span ? GQ_OK : gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 	int failed = 0;
 	for (int i = 0; i < warm + n && s == GQ_OK && !failed; i++) {
 		uint64_t id = i >= warm ? ++e->next_id : 0;
@@ -641,7 +649,8 @@ static gq_status trial(gq_timing_engine *e, gemmq_program *prog, void *inst,
 		if (got == n)
 			*median_ns = gq_stats_median(span, got);
 		else
-			snprintf(msg, msg_size, "only %d of %d trial iterations were recorded", got, n);
+			snprintf(msg, msg_size, "only %d of %d trial iterations were recorded", got,
+			         n);
 	}
 	(void)cudaGraphExecDestroy(exec);
 	free(ids);
@@ -667,8 +676,8 @@ static gq_status choose_sota(gq_timing_engine *e, point_state *ps, gq_timing_poi
 			void *inst = NULL;
 			gq_status why = GQ_OK;
 			char msg[600] = "";
-			if (open_prepare(e, &q, gq_timing_sota_choice(c), &a->io[op], &prog, &inst, &why, msg,
-			                 sizeof(msg))) {
+			if (open_prepare(e, &q, gq_timing_sota_choice(c), &a->io[op], &prog, &inst,
+			                 &why, msg, sizeof(msg))) {
 				snprintf(last, sizeof(last), "%s", msg);
 				continue;
 			}
@@ -681,7 +690,8 @@ static gq_status choose_sota(gq_timing_engine *e, point_state *ps, gq_timing_poi
 			pt->sota_trial_ns[op][c] = ns;
 			if (!(ns < best_ns)) {
 				if (isnan(ns))
-					snprintf(last, sizeof(last), "%s: %s", gq_timing_sota_choice(c), msg);
+					snprintf(last, sizeof(last), "%s: %s",
+					         gq_timing_sota_choice(c), msg);
 				release_program(prog, inst);
 				continue;
 			}
@@ -689,13 +699,14 @@ static gq_status choose_sota(gq_timing_engine *e, point_state *ps, gq_timing_poi
 			a->prog[op] = prog;
 			a->inst[op] = inst;
 			best_ns = ns;
-			snprintf(a->names[op], sizeof(a->names[op]), "%s", gq_timing_sota_choice(c));
+			snprintf(a->names[op], sizeof(a->names[op]), "%s",
+			         gq_timing_sota_choice(c));
 		}
 		if (a->prog[op])
 			snprintf(pt->sota[op], sizeof(pt->sota[op]), "%s", a->names[op]);
 		else
-			op_fail(a, (gq_op)op, GQ_ERR_UNSUPPORTED, "no library program could run it: %s",
-			        last);
+			op_fail(a, (gq_op)op, GQ_ERR_UNSUPPORTED,
+			        "no library program could run it: %s", last);
 	}
 	return GQ_OK;
 }
@@ -715,8 +726,8 @@ static void plan_arms(const gq_timing_engine *e, point_state *ps)
 	arm[GQ_TIMING_ARM_TWIN].present = c->twin;
 	arm[GQ_TIMING_ARM_SOTA].present = c->sota;
 	for (int o = 0; o < GQ_OP_COUNT; o++) {
-		const char *names[GQ_TIMING_ARM_COUNT] = {inc[o], cand[o] ? cand[o] : inc[o], inc[o],
-		                                          NULL};
+		const char *names[GQ_TIMING_ARM_COUNT] = {inc[o], cand[o] ? cand[o] : inc[o],
+		                                          inc[o], NULL};
 		for (int a = 0; a < GQ_TIMING_ARM_SOTA; a++)
 			snprintf(arm[a].names[o], sizeof(arm[a].names[o]), "%s",
 			         names[a] ? names[a] : "");
@@ -737,7 +748,8 @@ static gq_status prepare_arm(gq_timing_engine *e, point_state *ps, gq_timing_poi
 		if (!ps->needed[op] || a->op_status[op] != GQ_OK)
 			continue;
 		if (!a->names[op][0]) {
-			op_fail(a, (gq_op)op, GQ_ERR_UNSUPPORTED, "the %s arm names no program for it",
+			op_fail(a, (gq_op)op, GQ_ERR_UNSUPPORTED,
+			        "the %s arm names no program for it",
 			        gq_timing_arm_name((gq_timing_arm)arm));
 			continue;
 		}
@@ -801,7 +813,8 @@ gq_status gq_timing_run_point(gq_timing_engine *e, const gq_problem *point, gq_t
 	for (int m = 0; m < GQ_MODE_COUNT && s == GQ_OK; m++)
 		for (int st = 0; st < GQ_STEP_COUNT && s == GQ_OK; st++)
 			if ((e->cfg.modes & (1 << m)) && (e->cfg.steps & (1 << st)))
-				s = time_run(e, ps, out, (gq_timing_mode)m, (gq_timing_step)st, err);
+				s = time_run(e, ps, out, (gq_timing_mode)m, (gq_timing_step)st,
+				             err);
 	for (int a = 0; a < GQ_TIMING_ARM_COUNT; a++)
 		for (int m = 0; m < GQ_MODE_COUNT; m++)
 			for (int st = 0; st < GQ_STEP_COUNT; st++) {

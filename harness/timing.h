@@ -102,22 +102,22 @@ int gq_timing_step_ops(gq_op op, gq_timing_step step, gq_op ops[GQ_TIMING_MAX_ST
 const char *gq_timing_sota_choice(int index);
 
 typedef struct gq_timing_config {
-	int warmup;               /* untimed iterations before each arm's timed ones */
-	int iterations;           /* timed iterations of step op */
-	int groups;               /* timed iterations of steps bwd and 2fwd+bwd */
-	int modes;                /* GQ_TIMING_GRAPH | GQ_TIMING_EAGER */
-	int steps;                /* GQ_TIMING_STEP_* bits */
-	double flush_l2_factor;   /* 0: no flush */
+	int warmup;             /* untimed iterations before each arm's timed ones */
+	int iterations;         /* timed iterations of step op */
+	int groups;             /* timed iterations of steps bwd and 2fwd+bwd */
+	int modes;              /* GQ_TIMING_GRAPH | GQ_TIMING_EAGER */
+	int steps;              /* GQ_TIMING_STEP_* bits */
+	double flush_l2_factor; /* 0: no flush */
 	gq_timing_layout layout;
-	gq_timing_order order;    /* of the points given to gq_timing_run_points */
-	int reverse_allocation;   /* 1: allocate and prepare arms last to first; -1: follow the
-	                           * layout (blocked → 1) */
+	gq_timing_order order;  /* of the points given to gq_timing_run_points */
+	int reverse_allocation; /* 1: allocate and prepare arms last to first; -1: follow the
+	                         * layout (blocked → 1) */
 	/* programs[arm][op] for the protocol's arms (NULL: none); strings are borrowed */
 	const char *programs[GQ_ARM_COUNT][GQ_OP_COUNT];
-	int twin;                 /* 1: time the twin arm */
-	int sota;                 /* 1: choose and time the sota arm */
-	int sota_iterations;      /* timed graph replays per library program in the choice pass */
-	uint64_t seed;            /* of the inputs */
+	int twin;            /* 1: time the twin arm */
+	int sota;            /* 1: choose and time the sota arm */
+	int sota_iterations; /* timed graph replays per library program in the choice pass */
+	uint64_t seed;       /* of the inputs */
 	gq_input_spec inputs[GQ_TENSOR_COUNT];
 	size_t cupti_buffer_bytes; /* 0: GQ_CUPTI_BUFFER_BYTES */
 } gq_timing_config;
@@ -134,21 +134,21 @@ void gq_timing_config_from_protocol(const gq_protocol *proto, gq_timing_layout l
 
 /* The raw samples of one (point, arm, mode, step) in this process. */
 typedef struct gq_timing_series {
-	int requested;         /* 1: the plan asked for it (its arm exists, its mode and step are on) */
-	gq_status status;      /* GQ_OK: samples are valid; GQ_ERR_UNSUPPORTED: not timed (message
-	                        * says why); GQ_ERR_DEVICE, GQ_ERR_INTERNAL: failed */
+	int requested;    /* 1: the plan asked for it (its arm exists, its mode and step are on) */
+	gq_status status; /* GQ_OK: samples are valid; GQ_ERR_UNSUPPORTED: not timed (message
+	                   * says why); GQ_ERR_DEVICE, GQ_ERR_INTERNAL: failed */
 	char message[512];
-	char programs[320];    /* the step's launches: "fwd=cublas:default dgrad=..." */
-	int kernels;           /* kernels per iteration */
-	int count;             /* samples */
-	double *span_ns;       /* count values: last kernel end − first kernel start, ns */
-	double *busy_ns;       /* count values: union of the kernel intervals, ns */
+	char programs[320]; /* the step's launches: "fwd=cublas:default dgrad=..." */
+	int kernels;        /* kernels per iteration */
+	int count;          /* samples */
+	double *span_ns;    /* count values: last kernel end − first kernel start, ns */
+	double *busy_ns;    /* count values: union of the kernel intervals, ns */
 	gq_clock_sample clock_before, clock_after; /* around the run that timed it */
 } gq_timing_series;
 
 typedef struct gq_timing_point {
 	gq_problem problem;
-	int index;             /* its index in the list given to gq_timing_run_points */
+	int index; /* its index in the list given to gq_timing_run_points */
 	gq_timing_layout layout;
 	gq_timing_order order;
 	int reverse_allocation;
@@ -157,7 +157,7 @@ typedef struct gq_timing_point {
 	 * ns (NAN when it could not run) */
 	char sota[GQ_OP_COUNT][32];
 	double sota_trial_ns[GQ_OP_COUNT][GQ_TIMING_SOTA_CHOICES];
-	size_t orphans;        /* kernels seen outside any tagged iteration (diagnostics) */
+	size_t orphans; /* kernels seen outside any tagged iteration (diagnostics) */
 } gq_timing_point;
 
 void gq_timing_point_free(gq_timing_point *pt);

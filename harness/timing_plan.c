@@ -27,16 +27,46 @@ static int parse_of(const char *const *names, int count, const char *name)
 	return -1;
 }
 
-const char *gq_timing_arm_name(gq_timing_arm v) { return name_of(arm_names, 4, (int)v); }
-const char *gq_timing_mode_name(gq_timing_mode v) { return name_of(mode_names, 2, (int)v); }
-const char *gq_timing_step_name(gq_timing_step v) { return name_of(step_names, 3, (int)v); }
-const char *gq_timing_layout_name(gq_timing_layout v) { return name_of(layout_names, 2, (int)v); }
-const char *gq_timing_order_name(gq_timing_order v) { return name_of(order_names, 2, (int)v); }
-int gq_timing_arm_parse(const char *name) { return parse_of(arm_names, 4, name); }
-int gq_timing_mode_parse(const char *name) { return parse_of(mode_names, 2, name); }
-int gq_timing_step_parse(const char *name) { return parse_of(step_names, 3, name); }
-int gq_timing_layout_parse(const char *name) { return parse_of(layout_names, 2, name); }
-int gq_timing_order_parse(const char *name) { return parse_of(order_names, 2, name); }
+const char *gq_timing_arm_name(gq_timing_arm v)
+{
+	return name_of(arm_names, 4, (int)v);
+}
+const char *gq_timing_mode_name(gq_timing_mode v)
+{
+	return name_of(mode_names, 2, (int)v);
+}
+const char *gq_timing_step_name(gq_timing_step v)
+{
+	return name_of(step_names, 3, (int)v);
+}
+const char *gq_timing_layout_name(gq_timing_layout v)
+{
+	return name_of(layout_names, 2, (int)v);
+}
+const char *gq_timing_order_name(gq_timing_order v)
+{
+	return name_of(order_names, 2, (int)v);
+}
+int gq_timing_arm_parse(const char *name)
+{
+	return parse_of(arm_names, 4, name);
+}
+int gq_timing_mode_parse(const char *name)
+{
+	return parse_of(mode_names, 2, name);
+}
+int gq_timing_step_parse(const char *name)
+{
+	return parse_of(step_names, 3, name);
+}
+int gq_timing_layout_parse(const char *name)
+{
+	return parse_of(layout_names, 2, name);
+}
+int gq_timing_order_parse(const char *name)
+{
+	return parse_of(order_names, 2, name);
+}
 
 const char *gq_timing_sota_choice(int index)
 {

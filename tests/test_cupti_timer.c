@@ -126,7 +126,8 @@ static void test_trace(void)
 	CHECK(t.conflicts == 1);
 	CHECK(t.invalid == 1);
 
-	/* Records of a later collect are appended from another trace (the session's pending one). */
+	/* Records of a later collect are appended from another trace (the session's pending one).
+	 */
 	gq_trace more;
 	gq_trace_init(&more);
 	CHECK(gq_trace_add_link(&more, 60, 3, &err) == GQ_OK); /* iteration 3 relaunched */
@@ -160,8 +161,8 @@ static void test_many_iterations(void)
 	for (int i = 999; i >= 0; i--) {
 		uint64_t base = (uint64_t)(i + 1) * 1000000u;
 		uint32_t c = (uint32_t)(2 * i + 1);
-		CHECK(gq_trace_add_kernel(&t, c + 1, base + 150, base + 150 + (uint64_t)i, 0, &err) ==
-		      GQ_OK);
+		CHECK(gq_trace_add_kernel(&t, c + 1, base + 150, base + 150 + (uint64_t)i, 0,
+		                          &err) == GQ_OK);
 		CHECK(gq_trace_add_link(&t, c, (uint64_t)i + 1, &err) == GQ_OK);
 		CHECK(gq_trace_add_kernel(&t, c, base, base + 100, 0, &err) == GQ_OK);
 		CHECK(gq_trace_add_link(&t, c + 1, (uint64_t)i + 1, &err) == GQ_OK);

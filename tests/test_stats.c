@@ -25,10 +25,10 @@ static double noise(uint64_t *state)
 
 static void test_median(void)
 {
-	const double odd[] = {3, 1, 2};             /* sorted 1 2 3: middle 2 */
-	const double even[] = {4, 1, 3, 2};         /* sorted 1 2 3 4: (2 + 3) / 2 */
+	const double odd[] = {3, 1, 2};     /* sorted 1 2 3: middle 2 */
+	const double even[] = {4, 1, 3, 2}; /* sorted 1 2 3 4: (2 + 3) / 2 */
 	const double one[] = {7};
-	const double with_nan[] = {NAN, 5, 1};      /* NaN ignored: 1 5 → 3 */
+	const double with_nan[] = {NAN, 5, 1}; /* NaN ignored: 1 5 → 3 */
 	double copy[4];
 	memcpy(copy, even, sizeof(copy));
 	CHECK(gq_stats_median(odd, 3) == 2);
@@ -38,7 +38,8 @@ static void test_median(void)
 	CHECK(gq_stats_median(with_nan, 3) == 3);
 	CHECK(isnan(gq_stats_median(odd, 0)));
 
-	/* Type 7: q = 0.25 of 1 2 3 4: h = 0.75, 1 + 0.75 · (2 − 1) = 1.75; q = 0.5 is the median. */
+	/* Type 7: q = 0.25 of 1 2 3 4: h = 0.75, 1 + 0.75 · (2 − 1) = 1.75; q = 0.5 is the median.
+	 */
 	CHECK(near(gq_stats_quantile(even, 4, 0.25), 1.75, 1e-15));
 	CHECK(gq_stats_quantile(even, 4, 0.5) == 2.5);
 	CHECK(gq_stats_quantile(even, 4, 0) == 1);
@@ -115,9 +116,9 @@ static void test_ci_zero_noise(void)
 static void test_ci_known_ratio(void)
 {
 	/* Baseline 100 ns, new 80 ns, each sample ±2 % uniform noise, 4 processes × 100 iterations:
-	 * the true speedup is 100 / 80 = 1.25. The median of 100 uniform draws on ±2 % has a standard
-	 * deviation of about 2 % / sqrt(3 · 100) ≈ 0.12 %, so the interval must hold 1.25 and be far
-	 * narrower than ±2 %. */
+	 * the true speedup is 100 / 80 = 1.25. The median of 100 uniform draws on ±2 % has a
+	 * standard deviation of about 2 % / sqrt(3 · 100) ≈ 0.12 %, so the interval must hold 1.25
+	 * and be far narrower than ±2 %. */
 	enum { P = 4, N = 100 };
 	double b[P * N], n[P * N];
 	int cb[P], cn[P];
@@ -187,7 +188,8 @@ static void test_ci_errors(void)
 	const double x[] = {1, 2, 3};
 	const double bad[] = {1, -2, 3};
 	const int c3[] = {3}, c12[] = {1, 2}, c30[] = {3, 0};
-	gq_stats_nested one = {x, c3, 1}, two = {x, c12, 2}, empty = {x, c30, 2}, neg = {bad, c3, 1};
+	gq_stats_nested one = {x, c3, 1}, two = {x, c12, 2}, empty = {x, c30, 2},
+	                neg = {bad, c3, 1};
 	gq_stats_ci ci;
 	gq_error err;
 	gq_error_clear(&err);
@@ -217,8 +219,8 @@ static void test_band_and_throttle(void)
 	/* 0.75 · 1980 MHz = 1485 MHz */
 	CHECK(gq_stats_throttled(1400, 1980, 0.75));
 	CHECK(!gq_stats_throttled(1500, 1980, 0.75));
-	CHECK(!gq_stats_throttled(0, 1980, 0.75));   /* unknown reading */
-	CHECK(!gq_stats_throttled(1400, 0, 0.75));   /* unknown maximum */
+	CHECK(!gq_stats_throttled(0, 1980, 0.75)); /* unknown reading */
+	CHECK(!gq_stats_throttled(1400, 0, 0.75)); /* unknown maximum */
 	const double clocks[] = {1980, 1400, 1485, 1484, 0};
 	CHECK(gq_stats_count_throttled(clocks, 5, 1980, GQ_STATS_THROTTLE_THRESHOLD) == 2);
 }

@@ -72,8 +72,8 @@ static void test_config(void)
 	gq_error err;
 	gq_error_clear(&err);
 	memset(&proto, 0, sizeof(proto));
-	int parsed = gq_protocol_parse(gq_embedded_smoke, gq_embedded_smoke_size, "<embedded smoke>",
-	                               &proto, &err) == GQ_OK;
+	int parsed = gq_protocol_parse(gq_embedded_smoke, gq_embedded_smoke_size,
+	                               "<embedded smoke>", &proto, &err) == GQ_OK;
 	CHECK_MSG(parsed, "%s", err.message);
 	if (!parsed)
 		return;

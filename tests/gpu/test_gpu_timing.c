@@ -29,8 +29,8 @@
 #include "spin.h"
 #include "stats.h"
 
-#define ITERATIONS 50
-#define WARMUP     5
+#define ITERATIONS  50
+#define WARMUP      5
 #define MAX_KERNELS 8
 
 /* The launches of one iteration. Returns 0, or non-zero with a message in msg. */
@@ -66,7 +66,8 @@ static int measure(const char *what, launch_fn f, void *user, int graph, int n, 
 	cudaGraphExec_t exec = NULL;
 	if (graph) {
 		cudaGraph_t g = NULL;
-		CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+		CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) ==
+		      cudaSuccess);
 		int r = f(user, stream, msg, sizeof(msg));
 		CHECK(cudaStreamEndCapture(stream, &g) == cudaSuccess);
 		CHECK_MSG(r == 0, "%s: capture: %s", what, msg);
@@ -85,7 +86,8 @@ static int measure(const char *what, launch_fn f, void *user, int graph, int n, 
 			report(what, &err);
 			return -1;
 		}
-		int r = graph ? (int)cudaGraphLaunch(exec, stream) : f(user, stream, msg, sizeof(msg));
+		int r =
+		    graph ? (int)cudaGraphLaunch(exec, stream) : f(user, stream, msg, sizeof(msg));
 		CHECK_MSG(r == 0, "%s: launch: %d %s", what, r, msg);
 		if (id && gq_cupti_timer_pop(id, &err) != GQ_OK) {
 			report(what, &err);
@@ -108,8 +110,8 @@ static int measure(const char *what, launch_fn f, void *user, int graph, int n, 
 		const gq_interval *iv = NULL;
 		int invalid = 0;
 		int k = gq_trace_lookup(&trace, ids[i], &iv, &invalid);
-		CHECK_MSG(k > 0 && invalid == 0, "%s: iteration %d: %d kernels, %d invalid", what, i,
-		          k, invalid);
+		CHECK_MSG(k > 0 && invalid == 0, "%s: iteration %d: %d kernels, %d invalid", what,
+		          i, k, invalid);
 		if (k <= 0)
 			return -1;
 		s->kernels[i] = k;
@@ -136,7 +138,8 @@ static int launch_spins(void *user, cudaStream_t s, char *msg, size_t msg_size)
 	for (int i = 0; i < sp->count; i++) {
 		int r = gq_spin_launch(sp->ns[i], s);
 		if (r != 0) {
-			snprintf(msg, msg_size, "gq_spin_launch: %s", cudaGetErrorString((cudaError_t)r));
+			snprintf(msg, msg_size, "gq_spin_launch: %s",
+			         cudaGetErrorString((cudaError_t)r));
 			return r;
 		}
 	}
@@ -169,7 +172,8 @@ static void test_two_spins(void)
 	spins sp = {2, {20000, 30000}};
 	for (int graph = 1; graph >= 0; graph--) {
 		samples s;
-		if (measure("spin 20 us + spin 30 us", launch_spins, &sp, graph, ITERATIONS, &s) != 0)
+		if (measure("spin 20 us + spin 30 us", launch_spins, &sp, graph, ITERATIONS, &s) !=
+		    0)
 			continue;
 		for (int i = 0; i < s.n; i++) {
 			CHECK_MSG(s.kernels[i] == 2, "iteration %d: %d kernels", i, s.kernels[i]);
@@ -179,17 +183,17 @@ static void test_two_spins(void)
 			 * span = e₁ − s₀ = Σ + (s₁ − e₀) ≥ Σ. */
 			double sum = (double)(s.iv[i][0].end - s.iv[i][0].start) +
 			             (double)(s.iv[i][1].end - s.iv[i][1].start);
-			CHECK_MSG(s.span[i] >= sum, "iteration %d: span %.0f < sum %.0f", i, s.span[i],
-			          sum);
-			CHECK_MSG(s.busy[i] == sum, "iteration %d: busy %.0f != sum %.0f", i, s.busy[i],
-			          sum);
+			CHECK_MSG(s.span[i] >= sum, "iteration %d: span %.0f < sum %.0f", i,
+			          s.span[i], sum);
+			CHECK_MSG(s.busy[i] == sum, "iteration %d: busy %.0f != sum %.0f", i,
+			          s.busy[i], sum);
 			CHECK(s.iv[i][1].start >= s.iv[i][0].end);
 		}
 		double busy = gq_stats_median(s.busy, s.n);
-		CHECK_MSG(fabs(busy - 50000) <= 0.02 * 50000, "%s: median busy %.0f ns, design 50000",
-		          graph ? "graph" : "eager", busy);
-		printf("%-44s %-5s median gap between the kernels %.3f us\n", "spin 20 us + spin 30 us",
-		       graph ? "graph" : "eager",
+		CHECK_MSG(fabs(busy - 50000) <= 0.02 * 50000,
+		          "%s: median busy %.0f ns, design 50000", graph ? "graph" : "eager", busy);
+		printf("%-44s %-5s median gap between the kernels %.3f us\n",
+		       "spin 20 us + spin 30 us", graph ? "graph" : "eager",
 		       1e-3 * (gq_stats_median(s.span, s.n) - gq_stats_median(s.busy, s.n)));
 	}
 }
@@ -209,22 +213,34 @@ static int launch_lt(void *user, cudaStream_t s, char *msg, size_t msg_size)
 static void test_split_k(void)
 {
 	/* wgrad dW[32, 4096] = gᵀ·x, K = T = 16384: A = g stored [K, M], B = x stored [K, N]. */
-	gq_problem q = {.op = GQ_OP_WGRAD, .d_in = 4096, .d_out = 32, .t = 16384,
-	                .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_FP32};
+	gq_problem q = {.op = GQ_OP_WGRAD,
+	                .d_in = 4096,
+	                .d_out = 32,
+	                .t = 16384,
+	                .in_dtype = GQ_DTYPE_BF16,
+	                .out_dtype = GQ_DTYPE_FP32};
 	gq_gemm g;
 	gq_problem_gemm(&q, &g);
-	gemmq_problem ap = {.op = q.op, .in_dtype = q.in_dtype, .out_dtype = q.out_dtype,
-	                    .a_trans = g.a_trans, .b_trans = g.b_trans, .d_in = q.d_in,
-	                    .d_out = q.d_out, .t = q.t, .m = g.m, .n = g.n, .k = g.k};
+	gemmq_problem ap = {.op = q.op,
+	                    .in_dtype = q.in_dtype,
+	                    .out_dtype = q.out_dtype,
+	                    .a_trans = g.a_trans,
+	                    .b_trans = g.b_trans,
+	                    .d_in = q.d_in,
+	                    .d_out = q.d_out,
+	                    .t = q.t,
+	                    .m = g.m,
+	                    .n = g.n,
+	                    .k = g.k};
 	void *a = NULL, *b = NULL, *out = NULL;
 	const gq_input_spec normal = {GQ_DIST_NORMAL, 1.0};
 	int ok = cudaMalloc(&a, (size_t)(g.a_rows * g.a_cols) * 2) == cudaSuccess &&
 	         cudaMalloc(&b, (size_t)(g.b_rows * g.b_cols) * 2) == cudaSuccess &&
 	         cudaMalloc(&out, (size_t)(g.m * g.n) * 4) == cudaSuccess &&
-	         gq_inputs_fill_bf16_gpu(1, g.a_tensor, normal, 0, g.a_rows * g.a_cols, a, stream) ==
-	             0 &&
-	         gq_inputs_fill_bf16_gpu(1, g.b_tensor, normal, 0, g.b_rows * g.b_cols, b, stream) ==
-	             0 &&
+	         gq_inputs_fill_bf16_gpu(1, g.a_tensor, normal, 0, g.a_rows * g.a_cols, a,
+	                                 stream) == 0 &&
+	         gq_inputs_fill_bf16_gpu(1, g.b_tensor, normal, 0, g.b_rows * g.b_cols, b,
+	                                 stream) == 0 &&
 	         cudaStreamSynchronize(stream) == cudaSuccess;
 	CHECK_MSG(ok, "split-K: buffers");
 	int found = 0;
@@ -255,19 +271,23 @@ static void test_split_k(void)
 				if (measure(what, launch_lt, &c, graph, ITERATIONS, &s) != 0)
 					continue;
 				for (int it = 0; it < s.n; it++) {
-					int k = s.kernels[it] < MAX_KERNELS ? s.kernels[it] : MAX_KERNELS;
+					int k = s.kernels[it] < MAX_KERNELS ? s.kernels[it]
+					                                    : MAX_KERNELS;
 					CHECK_MSG(s.kernels[it] == s.kernels[0],
-					          "iteration %d: %d kernels, iteration 0 had %d", it,
-					          s.kernels[it], s.kernels[0]);
+					          "iteration %d: %d kernels, iteration 0 had %d",
+					          it, s.kernels[it], s.kernels[0]);
 					double longest = 0;
 					for (int j = 0; j < k; j++) {
-						double d = (double)(s.iv[it][j].end - s.iv[it][j].start);
+						double d =
+						    (double)(s.iv[it][j].end - s.iv[it][j].start);
 						longest = d > longest ? d : longest;
 					}
 					CHECK_MSG(s.span[it] > longest,
-					          "%s iteration %d: span %.0f ns does not exceed the longest "
+					          "%s iteration %d: span %.0f ns does not exceed "
+					          "the longest "
 					          "kernel (%.0f ns)",
-					          graph ? "graph" : "eager", it, s.span[it], longest);
+					          graph ? "graph" : "eager", it, s.span[it],
+					          longest);
 					CHECK(s.span[it] >= s.busy[it]);
 					CHECK(s.busy[it] >= longest);
 				}

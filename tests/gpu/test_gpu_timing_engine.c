@@ -26,8 +26,8 @@
 
 typedef struct sink_state {
 	gq_timing_order order;
-	int count;     /* points seen */
-	int points;    /* points given */
+	int count;  /* points seen */
+	int points; /* points given */
 } sink_state;
 
 static double median_of(const gq_timing_series *se)
@@ -88,8 +88,7 @@ static gq_status sink(void *user, const gq_timing_point *pt, gq_error *err)
 	}
 	const gq_op needed[3] = {GQ_OP_FWD, GQ_OP_DGRAD, GQ_OP_WGRAD};
 	for (int i = 0; i < 3; i++)
-		CHECK_MSG(pt->sota[needed[i]][0], "no sota program for %s",
-		          gq_op_name(needed[i]));
+		CHECK_MSG(pt->sota[needed[i]][0], "no sota program for %s", gq_op_name(needed[i]));
 	double inc = median_of(&pt->series[GQ_TIMING_ARM_INCUMBENT][GQ_MODE_GRAPH][GQ_STEP_OP]);
 	double twin = median_of(&pt->series[GQ_TIMING_ARM_TWIN][GQ_MODE_GRAPH][GQ_STEP_OP]);
 	double sota = median_of(&pt->series[GQ_TIMING_ARM_SOTA][GQ_MODE_GRAPH][GQ_STEP_OP]);
@@ -119,11 +118,18 @@ static void run_worker(const gq_device *dev, gq_timing_layout layout, gq_timing_
 	cfg.programs[GQ_ARM_INCUMBENT][GQ_OP_DGRAD] = "cublas:default";
 	cfg.programs[GQ_ARM_INCUMBENT][GQ_OP_WGRAD] = "cublas:default";
 	cfg.programs[GQ_ARM_CANDIDATE][GQ_OP_WGRAD] = "cublaslt:heuristic";
-	const gq_problem points[2] = {
-	    {.op = GQ_OP_WGRAD, .d_in = 1024, .d_out = 128, .t = 4097, .in_dtype = GQ_DTYPE_BF16,
-	     .out_dtype = GQ_DTYPE_FP32},
-	    {.op = GQ_OP_FWD, .d_in = 2048, .d_out = 64, .t = 1025, .in_dtype = GQ_DTYPE_BF16,
-	     .out_dtype = GQ_DTYPE_BF16}};
+	const gq_problem points[2] = {{.op = GQ_OP_WGRAD,
+	                               .d_in = 1024,
+	                               .d_out = 128,
+	                               .t = 4097,
+	                               .in_dtype = GQ_DTYPE_BF16,
+	                               .out_dtype = GQ_DTYPE_FP32},
+	                              {.op = GQ_OP_FWD,
+	                               .d_in = 2048,
+	                               .d_out = 64,
+	                               .t = 1025,
+	                               .in_dtype = GQ_DTYPE_BF16,
+	                               .out_dtype = GQ_DTYPE_BF16}};
 	gq_error err;
 	gq_error_clear(&err);
 	gq_timing_engine *e = NULL;
