@@ -381,7 +381,14 @@ static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemm
 	gemmq_operands io = {.a = sl->a, .b = sl->b, .out = gb->out};
 	char msg[1024] = "";
 	void *inst = NULL;
-	if (prog->prepare(prog->ctx, &ap, &io, &inst, msg, sizeof(msg)) != 0) {
+	int rc = prog->prepare(prog->ctx, &ap, &io, &inst, msg, sizeof(msg));
+	if (rc == GEMMQ_UNSUPPORTED) {
+		/* Found only now (e.g. the heuristic returned fewer algorithms): a skip, not a fault. */
+		rec->status = GQ_ACC_UNSUPPORTED;
+		set_message(rec, "%s", msg[0] ? msg : "does not support this point");
+		return GQ_OK;
+	}
+	if (rc != 0) {
 		rec->status = GQ_ACC_ERROR;
 		set_message(rec, "prepare failed: %s", msg);
 		return GQ_OK;

@@ -16,6 +16,8 @@
  *   release(instance)
  * and destroy(ctx) once when gemmq is done with the program.
  * Every function returns 0 on success; on failure non-zero and a message in msg.
+ * GEMMQ_UNSUPPORTED from supports or prepare means "this program does not run this point here"
+ * (recorded as unsupported, not as a fault).
  */
 #ifndef GEMMQ_PROGRAM_H
 #define GEMMQ_PROGRAM_H
@@ -49,6 +51,9 @@ typedef struct gemmq_operands {
 	const void *b;
 	void *out;
 } gemmq_operands;
+
+/* The return of supports/prepare for a point the program does not run (equals GQ_ERR_UNSUPPORTED). */
+#define GEMMQ_UNSUPPORTED 5
 
 enum {
 	GEMMQ_PROGRAM_DETERMINISTIC = 1u << 0, /* bit-identical across reruns, streams, processes */
