@@ -299,7 +299,7 @@ static int open_prepare(gq_timing_engine *e, const gq_problem *p, const char *na
 	if (r != 0) {
 		(void)cudaGetLastError();
 		snprintf(msg, msg_size, "%s: %s", name, why);
-		*status = r == GQ_ERR_UNSUPPORTED ? GQ_ERR_UNSUPPORTED : GQ_ERR_DEVICE;
+		*status = r == GEMMQ_UNSUPPORTED ? GQ_ERR_UNSUPPORTED : GQ_ERR_DEVICE;
 		gq_program_close(*prog);
 		*prog = NULL;
 		*inst = NULL;
