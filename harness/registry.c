@@ -8,15 +8,17 @@
  */
 #include "registry.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../kernels/kernels.h"
 #include "plugin.h"
 #include "programs_cublas.h"
 #include "programs_host.h"
 
 /* Host (reference) families first, then the libraries, then plugins. */
-static const gq_program_family families[] = {
+static const gq_program_family base_families[] = {
     {.pattern = "host:ref",
      .description = "host backend: FP32 accumulation in K order (the CPU reference program)",
      .host = 1,
@@ -70,13 +72,16 @@ static const gq_program_family families[] = {
      .open = gq_plugin_open},
 };
 
-#define FAMILY_COUNT ((int)(sizeof(families) / sizeof(families[0])))
+#define BASE_COUNT ((int)(sizeof(base_families) / sizeof(base_families[0])))
+#define HOST_FAMILIES 4 /* our own kernels are listed after the host families */
 
 /* The syntax check of each family, in the order of families[], and a hint for error messages. */
-static const struct {
+typedef struct family_syntax {
 	gq_status (*check)(const char *name, gq_error *err);
 	const char *hint;
-} syntax[] = {
+} family_syntax;
+
+static const family_syntax base_syntax[] = {
     {gq_programs_host_check, ""},
     {gq_programs_host_check, ""},
     {gq_programs_host_check, ""},
@@ -87,8 +92,37 @@ static const struct {
     {gq_plugin_check, ""},
 };
 
-_Static_assert(sizeof(syntax) / sizeof(syntax[0]) == sizeof(families) / sizeof(families[0]),
+_Static_assert(sizeof(base_syntax) / sizeof(base_syntax[0]) ==
+                   sizeof(base_families) / sizeof(base_families[0]),
                "one syntax entry per family");
+
+/* All families: the host ones, our kernels (kernels/kernels.h), then libraries and plugins. */
+#define MAX_FAMILIES 64
+static gq_program_family families[MAX_FAMILIES];
+static family_syntax syntax[MAX_FAMILIES];
+static int family_count;
+static pthread_once_t families_once = PTHREAD_ONCE_INIT;
+
+static void build_families(void)
+{
+	int kernel_count = 0;
+	const gq_program_family *kernel = gq_kernel_families(&kernel_count);
+	for (int i = 0; i < BASE_COUNT; i++) {
+		if (i == HOST_FAMILIES)
+			for (int k = 0; k < kernel_count && family_count < MAX_FAMILIES; k++) {
+				families[family_count] = kernel[k];
+				syntax[family_count] = (family_syntax){gq_kernels_check, ""};
+				family_count++;
+			}
+		if (family_count < MAX_FAMILIES) {
+			families[family_count] = base_families[i];
+			syntax[family_count] = base_syntax[i];
+			family_count++;
+		}
+	}
+}
+
+#define FAMILY_COUNT (pthread_once(&families_once, build_families), family_count)
 
 const gq_program_family *gq_registry_families(int *count)
 {

@@ -41,7 +41,7 @@ static void test_families(void)
 	int count = 0;
 	const gq_program_family *f = gq_registry_families(&count);
 	CHECK(f != NULL);
-	CHECK(count == 8);
+	CHECK(count == 11);
 	/* Host (reference) families come first. */
 	int seen_device = 0, host_after_device = 0;
 	for (int i = 0; i < count; i++) {
@@ -52,10 +52,18 @@ static void test_families(void)
 	}
 	CHECK(host_after_device == 0);
 	CHECK(strcmp(f[0].pattern, "host:ref") == 0);
-	const char *expected[] = {"host:ref",          "host:split",          "host:wrong:<seed>",
-	                          "host:unwritten",    "cublas:default",      "cublaslt:heuristic",
-	                          "cublaslt:algo:<i>", "plugin:<path>:<name>"};
-	for (int i = 0; i < 8 && i < count; i++) {
+	const char *expected[] = {"host:ref",
+	                          "host:split",
+	                          "host:wrong:<seed>",
+	                          "host:unwritten",
+	                          "gemmq:det",
+	                          "gemmq:split:n<64|128|256>:s<1..4>",
+	                          "gemmq:streamk",
+	                          "cublas:default",
+	                          "cublaslt:heuristic",
+	                          "cublaslt:algo:<i>",
+	                          "plugin:<path>:<name>"};
+	for (int i = 0; i < 11 && i < count; i++) {
 		CHECK_MSG(strcmp(f[i].pattern, expected[i]) == 0, "family %d is %s", i,
 		          f[i].pattern);
 		CHECK(f[i].description && f[i].description[0]);
@@ -124,7 +132,7 @@ static void test_names(void)
 
 	const char *known =
 	    "known programs: host:ref, host:split, host:wrong:<seed>, host:unwritten, "
-	    "cublas:default, cublaslt:heuristic, cublaslt:algo:<i> (i = 0..7), "
+	    "gemmq:det, gemmq:split:n<64|128|256>:s<1..4>, gemmq:streamk, cublas:default, cublaslt:heuristic, cublaslt:algo:<i> (i = 0..7), "
 	    "plugin:<path>:<name>";
 	expect_bad("foo:bar", "unknown program 'foo:bar'; ");
 	expect_bad("foo:bar", known);
