@@ -35,40 +35,56 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-gq_status gq_accuracy_init(const gq_protocol *proto, gq_accuracy_run *run, gq_error *err)
+/* Add program name to the point's records (once), used by arm. */
+static gq_status add_program(gq_point_record *pr, const char *name, gq_arm arm, int seeds,
+                             gq_error *err)
+{
+	int j = 0;
+	while (j < pr->program_count && strcmp(pr->programs[j].program, name) != 0)
+		j++;
+	gq_program_record *rec = &pr->programs[j];
+	if (j == pr->program_count) {
+		pr->program_count++;
+		snprintf(rec->program, sizeof(rec->program), "%s", name);
+		rec->seeds = calloc((size_t)seeds, sizeof(*rec->seeds));
+		if (!rec->seeds)
+			return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	}
+	rec->arms |= 1u << arm;
+	return GQ_OK;
+}
+
+gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs, int program_count,
+                           gq_accuracy_run *run, gq_error *err)
 {
 	memset(run, 0, sizeof(*run));
 	run->points = calloc((size_t)(proto->point_count ? proto->point_count : 1), sizeof(*run->points));
 	if (!run->points)
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 	run->point_count = proto->point_count;
-	for (int i = 0; i < proto->point_count; i++) {
+	int capacity = program_count > GQ_ARM_COUNT ? program_count : GQ_ARM_COUNT;
+	gq_status s = GQ_OK;
+	for (int i = 0; i < proto->point_count && s == GQ_OK; i++) {
 		gq_point_record *pr = &run->points[i];
 		pr->problem = proto->points[i].problem;
 		pr->index = i;
 		gq_protocol_budget(proto, &pr->problem, &pr->budget);
-		pr->programs = calloc(GQ_ARM_COUNT, sizeof(*pr->programs));
+		pr->programs = calloc((size_t)capacity, sizeof(*pr->programs));
 		if (!pr->programs)
 			return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
-		for (int arm = 0; arm < GQ_ARM_COUNT; arm++) {
+		if (program_count > 0) {
+			for (int j = 0; j < program_count && s == GQ_OK; j++)
+				s = add_program(pr, programs[j], j ? GQ_ARM_CANDIDATE : GQ_ARM_INCUMBENT,
+				                proto->seeds, err);
+			continue;
+		}
+		for (int arm = 0; arm < GQ_ARM_COUNT && s == GQ_OK; arm++) {
 			const char *name = proto->arms[arm][pr->problem.op];
-			if (!name)
-				continue;
-			int j = 0;
-			while (j < pr->program_count && strcmp(pr->programs[j].program, name) != 0)
-				j++;
-			gq_program_record *rec = &pr->programs[j];
-			if (j == pr->program_count) {
-				pr->program_count++;
-				snprintf(rec->program, sizeof(rec->program), "%s", name);
-				rec->seeds = calloc((size_t)proto->seeds, sizeof(*rec->seeds));
-				if (!rec->seeds)
-					return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
-			}
-			rec->arms |= 1u << arm;
+			if (name)
+				s = add_program(pr, name, (gq_arm)arm, proto->seeds, err);
 		}
 	}
-	return GQ_OK;
+	return s;
 }
 
 void gq_accuracy_free(gq_accuracy_run *run)

@@ -243,6 +243,8 @@ static const char usage_accuracy[] =
     "  --device N|host   CUDA device ordinal, or the host backend (default: 0)\n"
     "  -o, --output FILE results file (default: results/<protocol name>-<device>.json); written\n"
     "                    after every point, atomically, so a crash loses no finished point\n"
+    "  -p, --program NAME run NAME instead of the protocol's arms; repeat it for several\n"
+    "                    programs: the first is the incumbent (q ratios are against it)\n"
     "  -q, --quiet       no progress and no per-point lines on stderr\n"
     "\n"
     "exit status: 0 every program passed every point, 1 some program failed or errored at some\n"
@@ -332,12 +334,24 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 	static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
 	                                     {"output", required_argument, NULL, 'o'},
 	                                     {"quiet", no_argument, NULL, 'q'},
+	                                     {"program", required_argument, NULL, 'p'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
 	const char *spec = NULL, *output = NULL;
+	const char *programs[64];
+	int program_count = 0;
 	int quiet = 0, c;
-	while ((c = getopt_long(argc, argv, "d:o:qh", opts, NULL)) != -1) {
-		if (c == 'd')
+	gq_error err;
+	gq_error_clear(&err);
+	while ((c = getopt_long(argc, argv, "d:o:p:qh", opts, NULL)) != -1) {
+		if (c == 'p') {
+			if (program_count == (int)(sizeof(programs) / sizeof(programs[0])))
+				return usage_error("accuracy", usage_accuracy, "%s",
+				                   "at most 64 --program options");
+			if (gq_registry_check_name(optarg, &err) != GQ_OK)
+				return print_error("accuracy", &err);
+			programs[program_count++] = optarg;
+		} else if (c == 'd')
 			spec = optarg;
 		else if (c == 'o')
 			output = optarg;
@@ -356,8 +370,6 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 	gq_results_now(meta.started);
 	meta.started_monotonic = monotonic_now();
 
-	gq_error err;
-	gq_error_clear(&err);
 	gq_device dev;
 	if (gq_device_open(spec, &dev, &err) != GQ_OK)
 		return print_error("accuracy", &err);
@@ -393,7 +405,7 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 	if (!quiet)
 		fprintf(stderr, "gemmq accuracy: protocol '%s' (%d points, %d seeds x %d reruns) on %s -> %s\n",
 		        proto.name, proto.point_count, proto.seeds, proto.reruns, dev.name, output);
-	s = gq_accuracy_init(&proto, &run, &err);
+	s = gq_accuracy_init(&proto, programs, program_count, &run, &err);
 	if (s == GQ_OK)
 		s = gq_accuracy_execute(&proto, &dev, &run, on_point, &ctx, &err);
 	if (ctx.tty && !quiet)

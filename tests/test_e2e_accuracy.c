@@ -14,19 +14,26 @@
 
 static char tmpdir[256];
 
-/* Run gemmq accuracy on tests/protocols/e2e/<name>.json; return its exit status and the results. */
-static int run_accuracy(const char *name, json_t **results)
+/* Run gemmq accuracy on tests/protocols/e2e/<name>.json with extra options; return its exit
+ * status and the results. */
+static int run_accuracy_with(const char *name, const char *extra, json_t **results)
 {
 	char out[512], cmd[2048];
 	snprintf(out, sizeof(out), "%s/%s.json", tmpdir, name);
-	snprintf(cmd, sizeof(cmd), "'%s' accuracy '%s/tests/protocols/e2e/%s.json' --device host -o '%s' -q",
-	         GQ_GEMMQ_BIN, GQ_SOURCE_DIR, name, out);
+	snprintf(cmd, sizeof(cmd),
+	         "'%s' accuracy '%s/tests/protocols/e2e/%s.json' --device host -o '%s' -q %s",
+	         GQ_GEMMQ_BIN, GQ_SOURCE_DIR, name, out, extra);
 	int status = system(cmd);
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	json_error_t jerr;
 	*results = json_load_file(out, 0, &jerr);
 	CHECK_MSG(*results != NULL, "%s: results not readable: %s", name, jerr.text);
 	return code;
+}
+
+static int run_accuracy(const char *name, json_t **results)
+{
+	return run_accuracy_with(name, "", results);
 }
 
 /* The record of program at every point; calls fn(point, record). */
@@ -137,6 +144,32 @@ int main(void)
 	CHECK_MSG(code == 1, "exit status %d with an unwritten element (expected 1)", code);
 	if (r) {
 		CHECK(for_program(r, "host:unwritten", expect_unwritten, NULL) == 6);
+		json_decref(r);
+	}
+
+	/* --program replaces the arms: every point runs all three, the first as the incumbent. */
+	code = run_accuracy_with("host-split", "-p host:ref -p host:split -p host:wrong:1", &r);
+	CHECK_MSG(code == 1, "exit status %d with --program host:wrong:1 (expected 1)", code);
+	if (r) {
+		CHECK(for_program(r, "host:ref", expect_ref, NULL) == 6);
+		int unstable = 0;
+		CHECK(for_program(r, "host:split", expect_split, &unstable) == 6);
+		size_t i;
+		json_t *point;
+		json_array_foreach(json_object_get(r, "points"), i, point)
+		{
+			json_t *progs = json_object_get(json_object_get(point, "accuracy"), "programs");
+			CHECK(json_array_size(progs) == 3);
+			json_t *wrong = json_array_get(progs, 2);
+			CHECK(strcmp(json_string_value(json_object_get(wrong, "program")), "host:wrong:1") == 0);
+			CHECK(strcmp(status_of(wrong), "fail") == 0);
+			CHECK(json_integer_value(json_object_get(wrong, "failed_seeds")) == 1);
+			json_t *seed1 = json_array_get(json_object_get(wrong, "seeds"), 1);
+			CHECK(json_is_false(json_object_get(seed1, "pass")));
+			CHECK(strcmp(json_string_value(json_array_get(
+			                 json_object_get(json_array_get(progs, 0), "arms"), 0)),
+			             "incumbent") == 0);
+		}
 		json_decref(r);
 	}
 
