@@ -329,6 +329,28 @@ static int ensure_parent_dir(const char *path)
 	return mkdir(dir, 0777);
 }
 
+/* Open every program the run will use once, so a plugin that cannot be loaded (missing file,
+ * wrong ABI version, unknown name inside) is refused as bad input before anything runs. */
+static gq_status open_programs_once(const gq_protocol *proto, const char *const *programs,
+                                    int program_count, gq_error *err)
+{
+	const char *names[GQ_ARM_COUNT * GQ_OP_COUNT];
+	int count = 0;
+	if (program_count == 0)
+		for (int a = 0; a < GQ_ARM_COUNT; a++)
+			for (int op = 0; op < GQ_OP_COUNT; op++)
+				if (proto->arms[a][op])
+					names[count++] = proto->arms[a][op];
+	for (int i = 0; i < (program_count ? program_count : count); i++) {
+		gemmq_program *prog = NULL;
+		gq_status s = gq_program_open(program_count ? programs[i] : names[i], &prog, err);
+		if (s != GQ_OK)
+			return s;
+		gq_program_close(prog);
+	}
+	return GQ_OK;
+}
+
 static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 {
 	static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
@@ -385,6 +407,10 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 		                      &proto, &err);
 	if (s != GQ_OK)
 		return print_error("accuracy", &err);
+	if (open_programs_once(&proto, programs, program_count, &err) != GQ_OK) {
+		gq_protocol_free(&proto);
+		return print_error("accuracy", &err);
+	}
 
 	char default_output[512];
 	if (!output) {
