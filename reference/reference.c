@@ -96,6 +96,24 @@ static void reference_dgemm(const gq_gemm *g, const double *a, const double *b, 
 	            (blasint)g->n);
 }
 
+/* The FP64 copies of the operands, kept between calls: a long protocol computes thousands of
+ * references of the same sizes, and fresh multi-GiB allocations would cost a page fault per 4 KiB
+ * every time. One call at a time uses them (the mutex). */
+static pthread_mutex_t scratch_lock = PTHREAD_MUTEX_INITIALIZER;
+static double *scratch[2];
+static size_t scratch_elems[2];
+
+/* scratch[i] with room for elems doubles, or NULL. Call with scratch_lock held. */
+static double *scratch_get(int i, int64_t elems)
+{
+	if ((size_t)elems > scratch_elems[i]) {
+		free(scratch[i]);
+		scratch[i] = malloc((size_t)elems * sizeof(double));
+		scratch_elems[i] = scratch[i] ? (size_t)elems : 0;
+	}
+	return scratch[i];
+}
+
 /* ref = opA(A)·opB(B) in FP64 from exact FP64 copies of the BF16 operands; then, when asked,
  * absprod = |opA(A)|·|opB(B)| from the absolute values (re-converted in place). Sizes beyond
  * what a BLAS int holds are refused like a failed allocation. */
@@ -107,11 +125,11 @@ int gq_reference_compute(const gq_problem *p, const uint16_t *a, const uint16_t 
 	if (g.m <= 0 || g.n <= 0 || g.k <= 0 || g.m > INT_MAX || g.n > INT_MAX || g.k > INT_MAX)
 		return -1;
 	int64_t a_elems = g.a_rows * g.a_cols, b_elems = g.b_rows * g.b_cols;
-	double *a64 = malloc((size_t)a_elems * sizeof(double));
-	double *b64 = malloc((size_t)b_elems * sizeof(double));
+	pthread_mutex_lock(&scratch_lock);
+	double *a64 = scratch_get(0, a_elems);
+	double *b64 = scratch_get(1, b_elems);
 	if (!a64 || !b64) {
-		free(a64);
-		free(b64);
+		pthread_mutex_unlock(&scratch_lock);
 		return -1;
 	}
 	gq_bf16_to_double(a, a_elems, 0, a64);
@@ -122,8 +140,7 @@ int gq_reference_compute(const gq_problem *p, const uint16_t *a, const uint16_t 
 		gq_bf16_to_double(b, b_elems, 1, b64);
 		reference_dgemm(&g, a64, b64, absprod);
 	}
-	free(a64);
-	free(b64);
+	pthread_mutex_unlock(&scratch_lock);
 	return 0;
 }
 
