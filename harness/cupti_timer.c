@@ -3,6 +3,8 @@
 #include "cupti_timer.h"
 
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,7 @@
 #include <cupti.h>
 
 #include "cuda_check.h"
+#include "spin.h"
 
 /* ---- Intervals ------------------------------------------------------------------------------ */
 
@@ -81,6 +84,7 @@ void gq_trace_clear(gq_trace *t)
 {
 	t->link_count = t->kernel_count = t->item_count = 0;
 	t->orphans = t->conflicts = t->invalid = t->lost = 0;
+	t->foreign_links = t->api_records = 0;
 	t->dropped = 0;
 	t->resolved = 0;
 }
@@ -141,6 +145,8 @@ gq_status gq_trace_append(gq_trace *dst, gq_trace *src, gq_error *err)
 	dst->kernel_count += src->kernel_count;
 	dst->dropped += src->dropped;
 	dst->lost += src->lost;
+	dst->foreign_links += src->foreign_links;
+	dst->api_records += src->api_records;
 	dst->resolved = 0;
 	gq_trace_clear(src);
 	return GQ_OK;
@@ -249,14 +255,88 @@ int gq_trace_lookup(gq_trace *t, uint64_t external, const gq_interval **iv, int 
 	return n;
 }
 
+/* Append printf output to buf[0..size) at *used, never past the end. */
+static void append(char *buf, size_t size, size_t *used, const char *fmt, ...) GQ_PRINTF(4, 5);
+static void append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+	if (*used >= size)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf + *used, size - *used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*used = *used + (size_t)n < size ? *used + (size_t)n : size;
+}
+
+void gq_trace_describe(const gq_trace *t, uint64_t external, char *buf, size_t size)
+{
+	if (!size)
+		return;
+	buf[0] = '\0';
+	size_t used = 0;
+	int links = 0;
+	uint64_t lo_ext = UINT64_MAX, hi_ext = 0;
+	for (size_t i = 0; i < t->link_count; i++) {
+		const gq_trace_link *l = &t->links[i];
+		lo_ext = l->external < lo_ext ? l->external : lo_ext;
+		hi_ext = l->external > hi_ext ? l->external : hi_ext;
+		if (l->external != external)
+			continue;
+		int kernels = 0;
+		for (size_t k = 0; k < t->kernel_count; k++)
+			kernels += t->kernels[k].correlation == l->correlation;
+		if (links < 6)
+			append(buf, size, &used, "%scorrelation %u: %d kernel(s)",
+			       links ? ", " : "linked to ", l->correlation, kernels);
+		links++;
+	}
+	if (links == 0)
+		append(buf, size, &used, "no link record");
+	else if (links > 6)
+		append(buf, size, &used, ", and %d more", links - 6);
+	uint32_t lo_corr = UINT32_MAX, hi_corr = 0;
+	for (size_t k = 0; k < t->kernel_count; k++) {
+		uint32_t c = t->kernels[k].correlation;
+		lo_corr = c < lo_corr ? c : lo_corr;
+		hi_corr = c > hi_corr ? c : hi_corr;
+	}
+	append(buf, size, &used, "; the trace holds %zu kernel(s)", t->kernel_count);
+	if (t->kernel_count)
+		append(buf, size, &used, " (correlation ids %u..%u)", lo_corr, hi_corr);
+	if (t->resolved)
+		append(buf, size, &used, ", %zu orphan(s), %zu conflict(s)", t->orphans,
+		       t->conflicts);
+	append(buf, size, &used, ", %zu link(s) of our kind", t->link_count);
+	if (t->link_count)
+		append(buf, size, &used, " (external ids %llu..%llu)", (unsigned long long)lo_ext,
+		       (unsigned long long)hi_ext);
+	append(buf, size, &used, ", %zu of other kinds, %zu API record(s)", t->foreign_links,
+	       t->api_records);
+}
+
 /* ---- The CUPTI session ---------------------------------------------------------------------- */
 
 /* The external-correlation kind our iterations use. */
 #define GQ_CUPTI_EXTERNAL_KIND CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0
 
+/* External ids of the probe in gq_cupti_timer_verify: far above any id an engine hands out. */
+#define GQ_CUPTI_PROBE_ID ((uint64_t)1 << 62)
+
+/* Which API calls CUPTI traces (see gq_cupti_timer_init). */
+typedef enum api_tracing {
+	APIS_NONE = 0,
+	APIS_LAUNCH, /* RUNTIME and DRIVER kinds on, every non-launch callback id off */
+	APIS_ALL,    /* RUNTIME and DRIVER kinds on, every call traced */
+} api_tracing;
+
 static struct {
 	pthread_mutex_t lock; /* guards everything below: CUPTI calls back from its own thread */
 	int active;
+	int verified; /* 1: the probe joined; -1: it failed (note says how) */
+	api_tracing apis;
+	int launch_ids[2]; /* launch callback ids traced: runtime, driver */
+	char note[1536];
 	size_t buffer_bytes;
 	gq_trace pending; /* records delivered since the last collect */
 	uint8_t **spare;  /* returned buffers, reused so a request never waits on the allocator */
@@ -294,7 +374,11 @@ static void take_record(const CUpti_Activity *rec)
 		if (x->externalKind == GQ_CUPTI_EXTERNAL_KIND)
 			s = gq_trace_add_link(&session.pending, x->correlationId, x->externalId,
 			                      NULL);
-	}
+		else
+			session.pending.foreign_links++;
+	} else if (rec->kind == CUPTI_ACTIVITY_KIND_RUNTIME ||
+	           rec->kind == CUPTI_ACTIVITY_KIND_DRIVER)
+		session.pending.api_records++;
 	if (s != GQ_OK)
 		session.pending.lost++;
 }
@@ -328,46 +412,48 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 	pthread_mutex_unlock(&session.lock);
 }
 
-/* Trace the launch calls of one API domain: every callback id whose name contains "Launch"
- * (cudaLaunchKernel*, cudaLaunchKernelExC*, cudaGraphLaunch*, __cudaLaunchKernel*, cuLaunch*,
- * cuLaunchKernelEx*, cuGraphLaunch*, ...). Only traced calls get external-correlation records.
- * CUPTI documents two ways to reach this set: enable the chosen ids with the RUNTIME/DRIVER
- * kinds off (kind_on = 0), or enable the kinds and disable every other id (kind_on = 1). */
-static gq_status select_launch_apis(CUpti_CallbackDomain domain, uint32_t ids, int kind_on,
-                                    int *launches, gq_error *err)
+/* Turn off every callback id of one API domain whose name lacks "Launch", so that with the
+ * domain's activity kind on only launch calls are traced: cudaLaunchKernel*,
+ * cudaLaunchKernelExC*, cudaGraphLaunch*, __cudaLaunchKernel*, cuLaunch*, cuLaunchKernelEx*,
+ * cuGraphLaunch*, .... *launches receives how many launch ids stay on. */
+static gq_status keep_launch_apis(CUpti_CallbackDomain domain, uint32_t ids, int *launches,
+                                  gq_error *err)
 {
 	*launches = 0;
 	for (uint32_t cbid = 1; cbid < ids; cbid++) {
 		const char *name = NULL;
 		if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || !name)
 			continue;
-		uint8_t launch = strstr(name, "Launch") != NULL;
-		*launches += launch;
-		if (!launch && !kind_on)
+		if (strstr(name, "Launch")) {
+			(*launches)++;
 			continue;
+		}
 		if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
-			GQ_CUPTI_CHECK(cuptiActivityEnableRuntimeApi(cbid, launch), err);
+			GQ_CUPTI_CHECK(cuptiActivityEnableRuntimeApi(cbid, 0), err);
 		else
-			GQ_CUPTI_CHECK(cuptiActivityEnableDriverApi(cbid, launch), err);
+			GQ_CUPTI_CHECK(cuptiActivityEnableDriverApi(cbid, 0), err);
 	}
 	return GQ_OK;
 }
 
-/* Both domains, one way (see select_launch_apis). */
-static gq_status select_both(int kind_on, int *runtime, int *driver, gq_error *err)
+/* Trace every runtime and driver API call: the RUNTIME and DRIVER kinds turned off and on again,
+ * which also undoes per-id settings (an activity kind enabled after cuptiActivityEnable*Api
+ * overrides them). */
+static gq_status trace_all_apis(gq_error *err)
 {
-	if (kind_on) {
-		GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), err);
-		GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER), err);
-	}
-	gq_status s = select_launch_apis(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE,
-	                                 kind_on, runtime, err);
-	if (s == GQ_OK)
-		s = select_launch_apis(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE,
-		                       kind_on, driver, err);
-	return s;
+	(void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME);
+	(void)cuptiActivityDisable(CUPTI_ACTIVITY_KIND_DRIVER);
+	GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), err);
+	GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER), err);
+	return GQ_OK;
 }
 
+/* An external-correlation record is emitted only for an API call CUPTI records as an activity,
+ * and only while the call's activity KIND is on: on the H200 (CUDA 13.0), enabling the launch
+ * ids alone with cuptiActivityEnable*Api and the kinds off delivered every kernel but not one
+ * link. So the kinds are on, and every non-launch id is turned off again (fewer API records:
+ * tracing every call lengthens eager launches). Where CUPTI refuses the per-id switch, every
+ * call stays traced and the note says so. gq_cupti_timer_verify then proves the join works. */
 gq_status gq_cupti_timer_init(size_t buffer_bytes, gq_error *err)
 {
 	pthread_mutex_lock(&session.lock);
@@ -381,27 +467,35 @@ gq_status gq_cupti_timer_init(size_t buffer_bytes, gq_error *err)
 	GQ_CUPTI_CHECK(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), err);
 	GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), err);
 	GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION), err);
+	gq_status s = trace_all_apis(err);
+	if (s != GQ_OK)
+		return s;
 	int runtime = 0, driver = 0;
-	gq_error first;
-	gq_error_clear(&first);
-	if (select_both(0, &runtime, &driver, &first) != GQ_OK) {
-		gq_error second;
-		gq_error_clear(&second);
-		if (select_both(1, &runtime, &driver, &second) != GQ_OK)
-			return gq_error_set(
-			    err, GQ_ERR_DEVICE, GQ_HERE,
-			    "CUPTI refused to trace only the launch APIs: %s; and with "
-			    "the API kinds on: %s",
-			    first.message, second.message);
-	}
-	if (runtime == 0 || driver == 0)
-		return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE,
-		                    "CUPTI named no launch API to trace (%d runtime, %d driver): "
-		                    "external ids could not be correlated",
-		                    runtime, driver);
+	gq_error refused;
+	gq_error_clear(&refused);
+	s = keep_launch_apis(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE, &runtime,
+	                     &refused);
+	if (s == GQ_OK)
+		s = keep_launch_apis(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE,
+		                     &driver, &refused);
 	pthread_mutex_lock(&session.lock);
+	if (s == GQ_OK && runtime > 0 && driver > 0) {
+		session.apis = APIS_LAUNCH;
+		snprintf(session.note, sizeof(session.note),
+		         "API tracing: launch calls only (%d runtime and %d driver callback ids)",
+		         runtime, driver);
+	} else {
+		session.apis = APIS_ALL;
+		snprintf(session.note, sizeof(session.note),
+		         "API tracing: every call (keeping only the launch ids failed: %s)",
+		         s != GQ_OK ? refused.message : "CUPTI named no launch callback id");
+	}
+	session.launch_ids[0] = runtime;
+	session.launch_ids[1] = driver;
 	session.active = 1;
 	pthread_mutex_unlock(&session.lock);
+	if (s != GQ_OK || runtime == 0 || driver == 0)
+		return trace_all_apis(err);
 	return GQ_OK;
 }
 
@@ -411,6 +505,11 @@ int gq_cupti_timer_active(void)
 	int active = session.active;
 	pthread_mutex_unlock(&session.lock);
 	return active;
+}
+
+const char *gq_cupti_timer_note(void)
+{
+	return session.note;
 }
 
 gq_status gq_cupti_timer_push(uint64_t external, gq_error *err)
@@ -453,4 +552,110 @@ gq_status gq_cupti_timer_collect(gq_trace *out, gq_error *err)
 	if (s != GQ_OK)
 		return s;
 	return gq_trace_resolve(out, err);
+}
+
+/* One probe: an empty spin kernel launched eagerly under one id and a graph of one under the
+ * next, collected apart. 1 when each id holds exactly its one kernel; 0 with what was seen in
+ * why; -1 when CUDA or CUPTI failed (err). */
+static int probe(cudaStream_t stream, uint64_t first_id, char *why, size_t why_size, gq_error *err)
+{
+	gq_trace t;
+	gq_trace_init(&t);
+	cudaGraph_t g = NULL;
+	cudaGraphExec_t exec = NULL;
+	int result = -1;
+	cudaError_t c = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+	if (c == cudaSuccess) {
+		int r = gq_spin_launch(0, stream);
+		c = cudaStreamEndCapture(stream, &g);
+		if (c == cudaSuccess)
+			c = (cudaError_t)r;
+	}
+	if (c == cudaSuccess)
+		c = cudaGraphInstantiate(&exec, g, 0);
+	if (c == cudaSuccess)
+		c = cudaStreamSynchronize(stream);
+	if (c != cudaSuccess) {
+		gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "the CUPTI probe's graph: %s",
+		             gq_cuda_error_text(c));
+		goto done;
+	}
+	if (gq_cupti_timer_push(first_id, err) != GQ_OK)
+		goto done;
+	c = (cudaError_t)gq_spin_launch(0, stream);
+	if (gq_cupti_timer_pop(first_id, err) != GQ_OK)
+		goto done;
+	if (c == cudaSuccess && gq_cupti_timer_push(first_id + 1, err) == GQ_OK) {
+		c = cudaGraphLaunch(exec, stream);
+		if (gq_cupti_timer_pop(first_id + 1, err) != GQ_OK)
+			goto done;
+	}
+	if (c != cudaSuccess) {
+		gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "the CUPTI probe's launch: %s",
+		             gq_cuda_error_text(c));
+		goto done;
+	}
+	if (gq_cupti_timer_collect(&t, err) != GQ_OK)
+		goto done;
+	const gq_interval *iv = NULL;
+	int eager = gq_trace_lookup(&t, first_id, &iv, NULL);
+	int graph = gq_trace_lookup(&t, first_id + 1, &iv, NULL);
+	result = eager == 1 && graph == 1;
+	char a[600], b[600];
+	gq_trace_describe(&t, first_id, a, sizeof(a));
+	gq_trace_describe(&t, first_id + 1, b, sizeof(b));
+	snprintf(why, why_size,
+	         "eager launch: %d kernel(s) [%.520s]; graph launch: %d kernel(s) [%.520s]", eager,
+	         a, graph, b);
+done:
+	if (exec)
+		(void)cudaGraphExecDestroy(exec);
+	if (g)
+		(void)cudaGraphDestroy(g);
+	gq_trace_free(&t);
+	return result;
+}
+
+gq_status gq_cupti_timer_verify(void *stream, gq_error *err)
+{
+	if (!gq_cupti_timer_active())
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,
+		                    "gq_cupti_timer_verify before gq_cupti_timer_init");
+	if (session.verified > 0)
+		return GQ_OK;
+	char first[1200] = "", second[1200] = "";
+	int r = probe((cudaStream_t)stream, GQ_CUPTI_PROBE_ID, first, sizeof(first), err);
+	if (r < 0)
+		return GQ_ERR_DEVICE;
+	size_t used = strlen(session.note);
+	if (r == 1) {
+		session.verified = 1;
+		snprintf(session.note + used, sizeof(session.note) - used,
+		         "; verified: an eager and a graph launch each joined their kernel");
+		return GQ_OK;
+	}
+	if (session.apis == APIS_LAUNCH) {
+		gq_status s = trace_all_apis(err);
+		if (s != GQ_OK)
+			return s;
+		session.apis = APIS_ALL;
+		r = probe((cudaStream_t)stream, GQ_CUPTI_PROBE_ID + 2, second, sizeof(second), err);
+		if (r < 0)
+			return GQ_ERR_DEVICE;
+		if (r == 1) {
+			session.verified = 1;
+			snprintf(
+			    session.note, sizeof(session.note),
+			    "API tracing: every call (with launch calls only, kernels were not "
+			    "joined to their ids: %.900s); verified with every call traced",
+			    first);
+			return GQ_OK;
+		}
+	}
+	session.verified = -1;
+	return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE,
+	                    "CUPTI does not join kernels to external correlation ids here "
+	                    "(%s): %s%s%s",
+	                    session.note, first, second[0] ? "; with every API call traced: " : "",
+	                    second);
 }

@@ -14,13 +14,15 @@
  *    The tests feed it synthetic records.
  *
  * 2. The session (one per process): CUPTI set up once, before any cuBLAS handle or CUDA graph is
- *    created (a session attached later can miss or mis-correlate graph kernels), never torn down.
- *    It enables CONCURRENT_KERNEL (the plain KERNEL kind serializes kernels) and
- *    EXTERNAL_CORRELATION, and traces only the launch API calls (runtime and driver calls whose
- *    names contain "Launch": kernel launches, cuBLASLt's driver launches, graph launches), because
- *    an external-correlation record is emitted only for a traced API call, and tracing every API
- *    call lengthens eager launches (the launch ids are enabled one by one; where CUPTI refuses
- *    that, the API kinds are enabled and every other id disabled: the same set). An iteration is
+ *    created (a session attached later can miss or mis-correlate graph kernels), best before the
+ *    CUDA context, never torn down. It enables CONCURRENT_KERNEL (the plain KERNEL kind
+ *    serializes kernels), EXTERNAL_CORRELATION and the RUNTIME and DRIVER kinds, then turns off
+ *    every API callback id whose name lacks "Launch" (kernel launches, cuBLASLt's driver
+ *    launches, graph launches stay), because an external-correlation record is emitted only for
+ *    an API call recorded under an enabled kind, and tracing every call lengthens eager launches.
+ *    (Enabling the launch ids alone, kinds off, gave kernels but no links on the H200.)
+ *    gq_cupti_timer_verify then proves, once, that an eager and a graph launch each join their
+ *    kernel, and falls back to tracing every call when they do not. An iteration is
  *        gq_cupti_timer_push(id); <launches>; gq_cupti_timer_pop(id);
  *    and gq_cupti_timer_collect syncs the device, flushes CUPTI and hands over everything recorded
  *    since the previous collect.
@@ -85,8 +87,10 @@ typedef struct gq_trace {
 	size_t conflicts; /* correlation ids linked to two different external ids */
 	size_t invalid; /* linked kernels without a usable timestamp (start == 0 or end ≤ start) */
 	/* added by the session */
-	uint64_t dropped; /* records CUPTI reported as dropped */
-	size_t lost;      /* records the session could not store (out of memory) */
+	uint64_t dropped;     /* records CUPTI reported as dropped */
+	size_t lost;          /* records the session could not store (out of memory) */
+	size_t foreign_links; /* external-correlation records of another kind (diagnostics) */
+	size_t api_records;   /* runtime/driver API records seen (diagnostics) */
 	int resolved;
 } gq_trace;
 
@@ -116,6 +120,13 @@ gq_status gq_trace_resolve(gq_trace *t, gq_error *err);
  * timestamp. */
 int gq_trace_lookup(gq_trace *t, uint64_t external, const gq_interval **iv, int *invalid);
 
+/* One line on what t holds for one external id, for error messages: which correlation ids are
+ * linked to it and how many kernels each has, then the trace's totals (kernels and their
+ * correlation id range, orphans, conflicts, links of our kind and their external id range, links
+ * of other kinds, API records). Enough to tell "no link was recorded" from "links point at
+ * correlation ids no kernel carries". */
+void gq_trace_describe(const gq_trace *t, uint64_t external, char *buf, size_t size);
+
 /* ---- The CUPTI session ---------------------------------------------------------------------- */
 
 /* Default size of the activity buffers handed to CUPTI. Small on purpose: what CUPTI does with a
@@ -130,6 +141,18 @@ gq_status gq_cupti_timer_init(size_t buffer_bytes, gq_error *err);
 
 /* 1 after a successful gq_cupti_timer_init. */
 int gq_cupti_timer_active(void);
+
+/* Prove once per process that kernels join their external ids: push an id around an eager
+ * launch of an empty kernel and another around a graph replay of one, on stream (a
+ * cudaStream_t of the current device), collect, and check each id holds exactly one kernel.
+ * When they do not with launch calls only, trace every API call and probe again. GQ_ERR_DEVICE
+ * with both probes' findings (gq_trace_describe) when no setting joins. Call it before timing
+ * anything: it consumes the records pending. Later calls return at once. */
+gq_status gq_cupti_timer_verify(void *stream, gq_error *err);
+
+/* How the session traces API calls and what the probe found (for logs and results files); ""
+ * before gq_cupti_timer_init. */
+const char *gq_cupti_timer_note(void);
 
 /* Tag the calling thread's launches until the matching pop with external id (≠ 0). */
 gq_status gq_cupti_timer_push(uint64_t external, gq_error *err);

@@ -77,7 +77,9 @@ gq_status gq_timing_engine_init(const gq_device *dev, const gq_timing_config *cf
 		gq_timing_engine_free(e);
 		return GQ_ERR_DEVICE;
 	}
-	s = gq_flush_init(&e->flush, dev->l2_bytes, cfg->flush_l2_factor, err);
+	s = gq_cupti_timer_verify(e->stream, err);
+	if (s == GQ_OK)
+		s = gq_flush_init(&e->flush, dev->l2_bytes, cfg->flush_l2_factor, err);
 	if (s != GQ_OK) {
 		gq_timing_engine_free(e);
 		return s;
@@ -141,7 +143,7 @@ typedef struct arm_state {
 	gemmq_program *prog[GQ_OP_COUNT];
 	void *inst[GQ_OP_COUNT];
 	gq_status op_status[GQ_OP_COUNT]; /* GQ_OK: prepared */
-	char op_message[GQ_OP_COUNT][400];
+	char op_message[GQ_OP_COUNT][1000];
 	void *input[GQ_TENSOR_COUNT];
 	void *output[GQ_OP_COUNT];
 	gemmq_operands io[GQ_OP_COUNT];
@@ -448,6 +450,25 @@ static gq_status run_iterations(gq_timing_engine *e, run_arm *ra, int first, int
 	return GQ_OK;
 }
 
+/* "0 0 1 1 …": how many kernels the trace holds for each of ids[0..n) (at most 40 shown), in a
+ * buffer the next call overwrites. */
+static const char *kernels_per_id(gq_timing_engine *e, const uint64_t *ids, int n)
+{
+	static char buf[160];
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && i < 40 && used + 8 < sizeof(buf); i++) {
+		const gq_interval *iv = NULL;
+		int bad = 0;
+		int k = gq_trace_lookup(&e->trace, ids[i], &iv, &bad);
+		used +=
+		    (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%d", i ? " " : "", k + bad);
+	}
+	if (n > 40 && used + 5 < sizeof(buf))
+		snprintf(buf + used, sizeof(buf) - used, " ...");
+	return buf;
+}
+
 /* Turn the trace of a run into samples: span and busy per iteration, with the checks of
  * timing.h (every iteration present, the same kernel count, no unfilled timestamp). */
 static void fill_samples(gq_timing_engine *e, run_arm *ra, int n)
@@ -471,10 +492,13 @@ static void fill_samples(gq_timing_engine *e, run_arm *ra, int n)
 			return;
 		}
 		if (k == 0) {
-			series_fail(
-			    se, GQ_ERR_DEVICE,
-			    "iteration %d: CUPTI recorded no kernel for it (external id %llu)", i,
-			    (unsigned long long)ra->ids[i]);
+			char what[700];
+			gq_trace_describe(&e->trace, ra->ids[i], what, sizeof(what));
+			series_fail(se, GQ_ERR_DEVICE,
+			            "iteration %d: CUPTI recorded no kernel for it (external id "
+			            "%llu: %s; kernels per iteration: %s)",
+			            i, (unsigned long long)ra->ids[i], what,
+			            kernels_per_id(e, ra->ids, n));
 			return;
 		}
 		if (i == 0)
@@ -483,8 +507,9 @@ static void fill_samples(gq_timing_engine *e, run_arm *ra, int n)
 			series_fail(
 			    se, GQ_ERR_DEVICE,
 			    "iteration %d had %d kernels, iteration 0 had %d: a record was lost "
-			    "or the program launches differently each time",
-			    i, k, se->kernels);
+			    "or the program launches differently each time (kernels per "
+			    "iteration: %s)",
+			    i, k, se->kernels, kernels_per_id(e, ra->ids, n));
 			return;
 		}
 		se->span_ns[i] = (double)gq_interval_span(iv, k);
@@ -648,9 +673,15 @@ static gq_status trial(gq_timing_engine *e, gemmq_program *prog, void *inst,
 		}
 		if (got == n)
 			*median_ns = gq_stats_median(span, got);
-		else
-			snprintf(msg, msg_size, "only %d of %d trial iterations were recorded", got,
-			         n);
+		else {
+			char what[700];
+			gq_trace_describe(&e->trace, ids[0], what, sizeof(what));
+			snprintf(msg, msg_size,
+			         "only %d of %d trial iterations were recorded (first id %llu: %s; "
+			         "kernels per iteration: %s)",
+			         got, n, (unsigned long long)ids[0], what,
+			         kernels_per_id(e, ids, n));
+		}
 	}
 	(void)cudaGraphExecDestroy(exec);
 	free(ids);
@@ -669,13 +700,13 @@ static gq_status choose_sota(gq_timing_engine *e, point_state *ps, gq_timing_poi
 			continue;
 		gq_problem q = op_problem(&ps->p, (gq_op)op);
 		double best_ns = INFINITY;
-		char last[600] = "no library program ran";
+		char last[1000] = "no library program ran";
 		for (int c = 0; c < GQ_TIMING_SOTA_CHOICES; c++) {
 			pt->sota_trial_ns[op][c] = NAN;
 			gemmq_program *prog = NULL;
 			void *inst = NULL;
 			gq_status why = GQ_OK;
-			char msg[600] = "";
+			char msg[1000] = "";
 			if (open_prepare(e, &q, gq_timing_sota_choice(c), &a->io[op], &prog, &inst,
 			                 &why, msg, sizeof(msg))) {
 				snprintf(last, sizeof(last), "%s", msg);

@@ -137,7 +137,7 @@ typedef struct gq_timing_series {
 	int requested;    /* 1: the plan asked for it (its arm exists, its mode and step are on) */
 	gq_status status; /* GQ_OK: samples are valid; GQ_ERR_UNSUPPORTED: not timed (message
 	                   * says why); GQ_ERR_DEVICE, GQ_ERR_INTERNAL: failed */
-	char message[512];
+	char message[1024];
 	char programs[320]; /* the step's launches: "fwd=cublas:default dgrad=..." */
 	int kernels;        /* kernels per iteration */
 	int count;          /* samples */

@@ -184,8 +184,61 @@ static void test_many_iterations(void)
 	gq_trace_free(&t);
 }
 
+#define CONTAINS(hay, needle) (strstr((hay), (needle)) != NULL)
+
+/* The H200 engine run that joined nothing: CUPTI delivered every kernel (correlation ids
+ * 1000..1153, as many as the run launched) and no external-correlation record, so each timed
+ * iteration looked up 0 kernels and every kernel was an orphan. The description must say that
+ * no link exists, and for links that point elsewhere, which correlation ids they name. */
+static void test_describe(void)
+{
+	gq_trace t;
+	gq_trace_init(&t);
+	gq_error err;
+	gq_error_clear(&err);
+	for (uint32_t c = 1000; c < 1154; c++)
+		CHECK(gq_trace_add_kernel(&t, c, 10u * c, 10u * c + 5, 0, &err) == GQ_OK);
+	t.api_records = 154;
+	CHECK(gq_trace_resolve(&t, &err) == GQ_OK);
+	const gq_interval *iv = NULL;
+	CHECK(gq_trace_lookup(&t, 136, &iv, NULL) == 0);
+	CHECK(t.orphans == 154);
+	char buf[600];
+	gq_trace_describe(&t, 136, buf, sizeof(buf));
+	CHECK_MSG(CONTAINS(buf, "no link record") && CONTAINS(buf, "154 kernel(s)") &&
+	              CONTAINS(buf, "correlation ids 1000..1153") &&
+	              CONTAINS(buf, "154 orphan(s)") && CONTAINS(buf, "0 link(s) of our kind") &&
+	              CONTAINS(buf, "154 API record(s)"),
+	          "%s", buf);
+
+	/* Links for id 137 to correlation ids no kernel carries (2000, 2001), one to 1000. */
+	CHECK(gq_trace_add_link(&t, 2000, 137, &err) == GQ_OK);
+	CHECK(gq_trace_add_link(&t, 2001, 137, &err) == GQ_OK);
+	CHECK(gq_trace_add_link(&t, 1000, 138, &err) == GQ_OK);
+	t.foreign_links = 3;
+	CHECK(gq_trace_resolve(&t, &err) == GQ_OK);
+	CHECK(gq_trace_lookup(&t, 137, &iv, NULL) == 0);
+	CHECK(gq_trace_lookup(&t, 138, &iv, NULL) == 1);
+	gq_trace_describe(&t, 137, buf, sizeof(buf));
+	CHECK_MSG(CONTAINS(buf, "linked to correlation 2000: 0 kernel(s), correlation 2001: 0 "
+	                        "kernel(s)") &&
+	              CONTAINS(buf, "3 link(s) of our kind (external ids 137..138)") &&
+	              CONTAINS(buf, "3 of other kinds") && CONTAINS(buf, "153 orphan(s)"),
+	          "%s", buf);
+	gq_trace_describe(&t, 138, buf, sizeof(buf));
+	CHECK_MSG(CONTAINS(buf, "linked to correlation 1000: 1 kernel(s)"), "%s", buf);
+
+	/* A tiny buffer is cut, never overrun. */
+	char small[16];
+	memset(small, 'x', sizeof(small));
+	gq_trace_describe(&t, 137, small, 12);
+	CHECK(strlen(small) == 11 && small[12] == 'x');
+	gq_trace_free(&t);
+}
+
 int main(void)
 {
+	test_describe();
 	test_span_busy();
 	test_trace();
 	test_many_iterations();

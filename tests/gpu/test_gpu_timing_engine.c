@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../check.h"
+#include "cupti_timer.h"
 #include "device.h"
 #include "stats.h"
 #include "timing.h"
@@ -137,9 +138,10 @@ static void run_worker(const gq_device *dev, gq_timing_layout layout, gq_timing_
 		CHECK_MSG(0, "engine: %s", err.message);
 		return;
 	}
-	printf("worker: %s, %s; NVML: %s\n", gq_timing_layout_name(layout),
+	printf("worker: %s, %s; NVML: %s; CUPTI: %s\n", gq_timing_layout_name(layout),
 	       gq_timing_order_name(order),
-	       gq_timing_engine_clocks_note(e)[0] ? gq_timing_engine_clocks_note(e) : "yes");
+	       gq_timing_engine_clocks_note(e)[0] ? gq_timing_engine_clocks_note(e) : "yes",
+	       gq_cupti_timer_note());
 	sink_state st = {.order = order, .points = 2};
 	gq_status s = gq_timing_run_points(e, points, 2, sink, &st, &err);
 	CHECK_MSG(s == GQ_OK, "run: %s: %s", err.where, err.message);
@@ -159,6 +161,12 @@ int main(void)
 	gq_device dev;
 	gq_error err;
 	gq_error_clear(&err);
+	/* CUPTI before the CUDA context, as `gemmq time-worker` does (gpu_test_cupti_late covers
+	 * the other order). */
+	if (gq_cupti_timer_init(0, &err) != GQ_OK) {
+		CHECK_MSG(0, "CUPTI: %s", err.message);
+		return gq_check_exit("test_gpu_timing_engine");
+	}
 	if (gq_device_open("0", &dev, &err) != GQ_OK) {
 		CHECK_MSG(0, "device: %s", err.message);
 		return gq_check_exit("test_gpu_timing_engine");
