@@ -330,8 +330,13 @@ static void run_case(point *pt, gq_dtype dtype, gemmq_program *prog)
 
 	if (prog->flags & GEMMQ_PROGRAM_DETERMINISTIC) {
 		int64_t differing = 0, worst = 0, on_stream2 = -1;
-		ok &= cudaMemcpy(pt->d_first, pt->d_out, out_bytes, cudaMemcpyDeviceToDevice) ==
-		      cudaSuccess;
+		/* On the program's stream and waited for: a plain cudaMemcpy between device buffers
+		 * returns before the copy is done and does not order against our non-blocking
+		 * streams, so the NaN fill of the next rerun could overwrite d_out while it is
+		 * still being copied. */
+		ok &= cudaMemcpyAsync(pt->d_first, pt->d_out, out_bytes, cudaMemcpyDeviceToDevice,
+		                      stream) == cudaSuccess &&
+		      cudaStreamSynchronize(stream) == cudaSuccess;
 		for (int r = 0; ok && r < RERUNS; r++) {
 			ok &= rerun_differs(prog, inst, &io, pt, dtype, stream, &differing) == 0;
 			if (differing > worst)
