@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cuda_runtime_api.h>
 
@@ -25,6 +26,9 @@
 struct gq_timing_engine {
 	gq_timing_config cfg;
 	gq_device dev;
+	int host;             /* the host backend: clock_gettime spans, eager only, no CUPTI */
+	gq_trace host_trace;  /* host: records of the launches since the last collect */
+	uint32_t host_launch; /* host: the last correlation id given to a launch */
 	cudaStream_t stream;
 	gq_flush flush;
 	gq_clocks *clocks;
@@ -46,16 +50,35 @@ static gq_status check_config(const gq_timing_config *c, gq_error *err)
 	return GQ_OK;
 }
 
+/* The host backend's engine: no CUPTI, no stream, no flush (the host backend flushes no
+ * cache), no NVML. */
+static gq_status host_engine_init(const gq_device *dev, const gq_timing_config *cfg,
+                                  gq_timing_engine **out, gq_error *err)
+{
+	gq_timing_engine *e = calloc(1, sizeof(*e));
+	if (!e)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	e->cfg = *cfg;
+	e->dev = *dev;
+	e->host = 1;
+	if (e->cfg.reverse_allocation < 0)
+		e->cfg.reverse_allocation = cfg->layout == GQ_LAYOUT_BLOCKED;
+	gq_trace_init(&e->trace);
+	gq_trace_init(&e->host_trace);
+	snprintf(e->clocks_note, sizeof(e->clocks_note), "the host backend reads no GPU clock");
+	*out = e;
+	return GQ_OK;
+}
+
 gq_status gq_timing_engine_init(const gq_device *dev, const gq_timing_config *cfg,
                                 gq_timing_engine **out, gq_error *err)
 {
 	*out = NULL;
-	if (dev->is_host)
-		return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE,
-		                    "timing needs a GPU: the host backend has no kernels to time");
 	gq_status s = check_config(cfg, err);
 	if (s != GQ_OK)
 		return s;
+	if (dev->is_host)
+		return host_engine_init(dev, cfg, out, err);
 	/* CUPTI first: before this process creates a cuBLAS handle or a graph. */
 	s = gq_cupti_timer_init(cfg->cupti_buffer_bytes, err);
 	if (s != GQ_OK)
@@ -100,12 +123,18 @@ void gq_timing_engine_free(gq_timing_engine *e)
 		(void)cudaStreamDestroy(e->stream);
 	gq_clocks_close(e->clocks);
 	gq_trace_free(&e->trace);
+	gq_trace_free(&e->host_trace);
 	free(e);
 }
 
 const char *gq_timing_engine_clocks_note(const gq_timing_engine *e)
 {
 	return e->clocks_note;
+}
+
+int gq_timing_engine_is_host(const gq_timing_engine *e)
+{
+	return e->host;
 }
 
 void gq_timing_point_free(gq_timing_point *pt)
@@ -148,6 +177,7 @@ typedef struct arm_state {
 	void *output[GQ_OP_COUNT];
 	gemmq_operands io[GQ_OP_COUNT];
 	cudaGraphExec_t exec[GQ_STEP_COUNT];
+	int host; /* its buffers are host memory */
 } arm_state;
 
 typedef struct point_state {
@@ -216,6 +246,24 @@ static void op_fail(arm_state *a, gq_op op, gq_status status, const char *fmt, .
 	va_end(ap);
 }
 
+/* Memory of the engine's backend: device memory, or host memory for the host backend. 0 or a
+ * cudaError_t (cudaErrorMemoryAllocation for host memory). */
+static cudaError_t buffer_alloc(const gq_timing_engine *e, void **p, size_t bytes)
+{
+	if (!e->host)
+		return cudaMalloc(p, bytes);
+	*p = malloc(bytes ? bytes : 1);
+	return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+
+static void buffer_free(int host, void *p)
+{
+	if (host)
+		free(p);
+	else if (p)
+		(void)cudaFree(p);
+}
+
 /* Allocate the arm's inputs (generated from the configured seed) and outputs. A failed
  * allocation fails the arm's ops (not the process): cudaMalloc's out-of-memory is not sticky. */
 static gq_status arm_alloc(gq_timing_engine *e, const point_state *ps, arm_state *a, gq_error *err)
@@ -235,8 +283,10 @@ static gq_status arm_alloc(gq_timing_engine *e, const point_state *ps, arm_state
 		if (!want[t])
 			continue;
 		int64_t n = tensor_elems(p, (gq_tensor)t);
-		cudaError_t c = cudaMalloc(&a->input[t], (size_t)n * 2);
-		if (c == cudaSuccess)
+		cudaError_t c = buffer_alloc(e, &a->input[t], (size_t)n * 2);
+		if (c == cudaSuccess && e->host)
+			gq_inputs_fill_bf16(e->cfg.seed, t, e->cfg.inputs[t], 0, n, a->input[t]);
+		else if (c == cudaSuccess)
 			c = (cudaError_t)gq_inputs_fill_bf16_gpu(e->cfg.seed, t, e->cfg.inputs[t],
 			                                         0, n, a->input[t], e->stream);
 		if (c != cudaSuccess)
@@ -250,22 +300,25 @@ static gq_status arm_alloc(gq_timing_engine *e, const point_state *ps, arm_state
 		gq_gemm g;
 		gq_problem_gemm(&q, &g);
 		size_t bytes = (size_t)(g.m * g.n) * (size_t)gq_dtype_size(p->out_dtype);
-		cudaError_t c = cudaMalloc(&a->output[op], bytes);
+		cudaError_t c = buffer_alloc(e, &a->output[op], bytes);
 		if (c != cudaSuccess)
 			snprintf(why, sizeof(why), "output of %s (%zu B): %s",
 			         gq_op_name((gq_op)op), bytes, gq_cuda_error_text(c));
 		a->io[op] = (gemmq_operands){
 		    .a = a->input[g.a_tensor], .b = a->input[g.b_tensor], .out = a->output[op]};
 	}
+	a->host = e->host;
 	if (why[0]) {
-		(void)cudaGetLastError();
+		if (!e->host)
+			(void)cudaGetLastError();
 		for (int op = 0; op < GQ_OP_COUNT; op++)
 			if (ps->needed[op])
 				op_fail(a, (gq_op)op, GQ_ERR_DEVICE,
 				        "allocating the arm's buffers: %s", why);
 		return GQ_OK;
 	}
-	GQ_CUDA_CHECK(cudaStreamSynchronize(e->stream), err);
+	if (!e->host)
+		GQ_CUDA_CHECK(cudaStreamSynchronize(e->stream), err);
 	return GQ_OK;
 }
 
@@ -284,8 +337,10 @@ static int open_prepare(gq_timing_engine *e, const gq_problem *p, const char *na
 		*status = oe.status;
 		return 1;
 	}
-	if (gq_program_is_host(*prog)) {
-		snprintf(msg, msg_size, "%s runs on the host backend: nothing to time on the GPU",
+	if (gq_program_is_host(*prog) != e->host) {
+		snprintf(msg, msg_size,
+		         e->host ? "%s runs on the GPU: the host backend times host programs only"
+		                 : "%s runs on the host backend: nothing to time on the GPU",
 		         name);
 		*status = GQ_ERR_UNSUPPORTED;
 		gq_program_close(*prog);
@@ -299,7 +354,8 @@ static int open_prepare(gq_timing_engine *e, const gq_problem *p, const char *na
 	if (r == 0)
 		r = (*prog)->prepare((*prog)->ctx, &ap, io, inst, why, sizeof(why));
 	if (r != 0) {
-		(void)cudaGetLastError();
+		if (!e->host)
+			(void)cudaGetLastError();
 		snprintf(msg, msg_size, "%s: %s", name, why);
 		*status = r == GEMMQ_UNSUPPORTED ? GQ_ERR_UNSUPPORTED : GQ_ERR_DEVICE;
 		gq_program_close(*prog);
@@ -326,11 +382,9 @@ static void arm_free(arm_state *a)
 	for (int op = 0; op < GQ_OP_COUNT; op++)
 		release_program(a->prog[op], a->inst[op]);
 	for (int t = 0; t < GQ_TENSOR_COUNT; t++)
-		if (a->input[t])
-			(void)cudaFree(a->input[t]);
+		buffer_free(a->host, a->input[t]);
 	for (int op = 0; op < GQ_OP_COUNT; op++)
-		if (a->output[op])
-			(void)cudaFree(a->output[op]);
+		buffer_free(a->host, a->output[op]);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -374,6 +428,55 @@ static int capture(gq_timing_engine *e, const launcher *l, cudaGraphExec_t *exec
 	return 0;
 }
 
+/* CLOCK_MONOTONIC in ns. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* One iteration on the host backend: the step's launches run on this thread, each between two
+ * CLOCK_MONOTONIC readings. A tagged iteration (external ≠ 0) records every launch in
+ * e->host_trace as CUPTI would record a kernel — a link (launch number → external) and an
+ * interval — so spans and busy times come out of the same trace code as on the GPU. */
+static gq_status iterate_host(gq_timing_engine *e, const launcher *l, uint64_t external,
+                              int *failed, char *msg, size_t msg_size, gq_error *err)
+{
+	for (int i = 0; i < l->count && !*failed; i++) {
+		msg[0] = '\0';
+		uint64_t start = now_ns();
+		int r = l->prog[i]->launch(l->inst[i], l->io[i], NULL, msg, msg_size);
+		uint64_t end = now_ns();
+		if (r != 0) {
+			if (!msg[0])
+				snprintf(msg, msg_size, "%s: launch failed", l->prog[i]->name);
+			*failed = 1;
+			break;
+		}
+		if (!external)
+			continue;
+		uint32_t c = ++e->host_launch;
+		gq_status s = gq_trace_add_link(&e->host_trace, c, external, err);
+		if (s == GQ_OK)
+			s = gq_trace_add_kernel(&e->host_trace, c, start,
+			                        end > start ? end : start + 1, 0, err);
+		if (s != GQ_OK)
+			return s;
+	}
+	return GQ_OK;
+}
+
+/* Hand the records since the last collect to e->trace (cleared first) and resolve it. */
+static gq_status collect(gq_timing_engine *e, gq_error *err)
+{
+	gq_trace_clear(&e->trace);
+	if (!e->host)
+		return gq_cupti_timer_collect(&e->trace, err);
+	gq_status s = gq_trace_append(&e->trace, &e->host_trace, err);
+	return s == GQ_OK ? gq_trace_resolve(&e->trace, err) : s;
+}
+
 /* One iteration: flush, wait, then (tagged with external when ≠ 0) the step's launches.
  * Returns GQ_OK with *failed = 0; GQ_OK with *failed = 1 and msg when the arm's launch failed
  * (the arm stops, the process goes on); non-OK when the process cannot go on (the stream sync
@@ -382,6 +485,8 @@ static gq_status iterate(gq_timing_engine *e, const launcher *l, uint64_t extern
                          char *msg, size_t msg_size, gq_error *err)
 {
 	*failed = 0;
+	if (e->host)
+		return iterate_host(e, l, external, failed, msg, msg_size, err);
 	gq_status s = gq_flush_run(&e->flush, e->stream, err);
 	if (s != GQ_OK)
 		return s;
@@ -608,9 +713,8 @@ static gq_status time_run(gq_timing_engine *e, point_state *ps, gq_timing_point 
 				s = run_iterations(e, &ra[k], 0, n, 1, err);
 		}
 	}
-	gq_trace_clear(&e->trace);
 	if (s == GQ_OK)
-		s = gq_cupti_timer_collect(&e->trace, err);
+		s = collect(e, err);
 	gq_clocks_read(e->clocks, &after);
 	pt->orphans += e->trace.orphans;
 	for (int k = 0; k < count; k++) {
@@ -659,9 +763,8 @@ static gq_status trial(gq_timing_engine *e, gemmq_program *prog, void *inst,
 		if (id)
 			ids[i - warm] = id;
 	}
-	gq_trace_clear(&e->trace);
 	if (s == GQ_OK)
-		s = gq_cupti_timer_collect(&e->trace, err);
+		s = collect(e, err);
 	int got = 0;
 	if (s == GQ_OK && !failed && !e->trace.dropped && !e->trace.lost) {
 		for (int i = 0; i < n; i++) {
@@ -807,6 +910,8 @@ gq_status gq_timing_run_point(gq_timing_engine *e, const gq_problem *point, gq_t
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 	ps->p = *point;
 	plan_arms(e, ps);
+	if (e->host)
+		ps->arm[GQ_TIMING_ARM_SOTA].present = 0;
 	for (int step = 0; step < GQ_STEP_COUNT; step++) {
 		if (!(e->cfg.steps & (1 << step)))
 			continue;
@@ -825,6 +930,18 @@ gq_status gq_timing_run_point(gq_timing_engine *e, const gq_problem *point, gq_t
 					se->status = GQ_ERR_UNSUPPORTED;
 					snprintf(se->message, sizeof(se->message), "not requested");
 				}
+				if (e->host && (m == GQ_MODE_GRAPH || a == GQ_TIMING_ARM_SOTA) &&
+				    (e->cfg.modes & (1 << m)) && (e->cfg.steps & (1 << st)) &&
+				    (a == GQ_TIMING_ARM_SOTA ? e->cfg.sota : ps->arm[a].present)) {
+					se->requested = 0;
+					se->status = GQ_ERR_UNSUPPORTED;
+					snprintf(
+					    se->message, sizeof(se->message), "%s",
+					    a == GQ_TIMING_ARM_SOTA
+					        ? "sota: the library programs run on GPUs only"
+					        : "graph mode needs CUDA graphs: the host backend "
+					          "times eager launches only");
+				}
 			}
 	gq_status s = GQ_OK;
 	if (point->in_dtype != GQ_DTYPE_BF16) {
@@ -834,7 +951,7 @@ gq_status gq_timing_run_point(gq_timing_engine *e, const gq_problem *point, gq_t
 				        "the timing engine generates BF16 inputs only, not %s",
 				        gq_dtype_name(point->in_dtype));
 	} else {
-		s = gq_flush_reset_persisting(err);
+		s = e->host ? GQ_OK : gq_flush_reset_persisting(err);
 		for (int k = 0; k < GQ_TIMING_ARM_COUNT && s == GQ_OK; k++) {
 			int arm = e->cfg.reverse_allocation ? GQ_TIMING_ARM_COUNT - 1 - k : k;
 			if (ps->arm[arm].present)
@@ -843,7 +960,8 @@ gq_status gq_timing_run_point(gq_timing_engine *e, const gq_problem *point, gq_t
 	}
 	for (int m = 0; m < GQ_MODE_COUNT && s == GQ_OK; m++)
 		for (int st = 0; st < GQ_STEP_COUNT && s == GQ_OK; st++)
-			if ((e->cfg.modes & (1 << m)) && (e->cfg.steps & (1 << st)))
+			if ((e->cfg.modes & (1 << m)) && (e->cfg.steps & (1 << st)) &&
+			    !(e->host && m == GQ_MODE_GRAPH))
 				s = time_run(e, ps, out, (gq_timing_mode)m, (gq_timing_step)st,
 				             err);
 	for (int a = 0; a < GQ_TIMING_ARM_COUNT; a++)
@@ -854,7 +972,8 @@ gq_status gq_timing_run_point(gq_timing_engine *e, const gq_problem *point, gq_t
 					series_fail(se, GQ_ERR_INTERNAL,
 					            "not reached: the point stopped early");
 			}
-	(void)cudaStreamSynchronize(e->stream);
+	if (!e->host)
+		(void)cudaStreamSynchronize(e->stream);
 	for (int a = 0; a < GQ_TIMING_ARM_COUNT; a++)
 		arm_free(&ps->arm[a]);
 	free(ps);

@@ -164,15 +164,21 @@ void gq_timing_point_free(gq_timing_point *pt);
 
 typedef struct gq_timing_engine gq_timing_engine;
 
-/* Set up CUPTI (first), select dev's GPU, create the stream, the flush buffer (factor × dev's L2)
- * and NVML readings (optional: skipped when NVML is missing). GQ_ERR_INPUT for a host device or a
- * bad configuration; GQ_ERR_DEVICE when CUDA or CUPTI fails. */
+/* Set up CUPTI (first) and prove it joins (gq_cupti_timer_verify), select dev's GPU, create the
+ * stream, the flush buffer (factor × dev's L2) and NVML readings (optional: skipped when NVML is
+ * missing). For the host backend (dev->is_host) none of that: host programs are timed with
+ * CLOCK_MONOTONIC around each launch, eager only (graph-mode and sota series are unsupported,
+ * with the reason), without a cache flush. GQ_ERR_INPUT for a bad configuration; GQ_ERR_DEVICE
+ * when CUDA or CUPTI fails. */
 gq_status gq_timing_engine_init(const gq_device *dev, const gq_timing_config *cfg,
                                 gq_timing_engine **out, gq_error *err);
 void gq_timing_engine_free(gq_timing_engine *e);
 
 /* Why NVML readings are missing ("" when they are there). */
 const char *gq_timing_engine_clocks_note(const gq_timing_engine *e);
+
+/* 1 for the host backend's engine. */
+int gq_timing_engine_is_host(const gq_timing_engine *e);
 
 /* Time one point: fills *out (free it with gq_timing_point_free). A program that cannot be
  * prepared, captured or launched fails only its series (status and message); the return value

@@ -1,0 +1,130 @@
+/* test_timing.c: the timing engine on the host backend (CLOCK_MONOTONIC spans, no GPU).
+ *
+ * Two workers (interleaved forward, blocked reverse) time two points — wgrad d_in 64, d_out 32,
+ * T 65 (incumbent host:ref, candidate host:split) and fwd d_in 520, d_out 24, T 33 (no candidate
+ * program) — for all three steps in both modes. Checked: points arrive in the worker's row order;
+ * every eager series of incumbent, twin and (where it names a program) candidate holds all its
+ * samples with 0 < busy ≤ span and the step's launch count as kernels; graph-mode and sota series
+ * are unsupported with the reason; the allocation order follows the layout; a GPU program asked
+ * of the host engine is unsupported, not an error. */
+#include <string.h>
+
+#include "check.h"
+#include "device.h"
+#include "timing.h"
+
+#define CONTAINS(hay, needle) (strstr((hay), (needle)) != NULL)
+
+typedef struct sink_state {
+	gq_timing_order order;
+	int count;
+} sink_state;
+
+static void check_series(const gq_timing_point *pt, int arm, int mode, int step)
+{
+	const gq_timing_series *se = &pt->series[arm][mode][step];
+	const char *what = gq_timing_arm_name((gq_timing_arm)arm);
+	if (arm == GQ_TIMING_ARM_CANDIDATE && pt->problem.op != GQ_OP_WGRAD) {
+		CHECK(!se->requested && CONTAINS(se->message, "not requested"));
+		return;
+	}
+	if (mode == GQ_MODE_GRAPH || arm == GQ_TIMING_ARM_SOTA) {
+		CHECK_MSG(se->status == GQ_ERR_UNSUPPORTED && !se->requested, "%s %s: %d %s", what,
+		          gq_timing_mode_name((gq_timing_mode)mode), se->status, se->message);
+		CHECK_MSG(CONTAINS(se->message,
+		                   arm == GQ_TIMING_ARM_SOTA ? "GPUs only" : "eager launches only"),
+		          "%s", se->message);
+		return;
+	}
+	CHECK_MSG(se->requested && se->status == GQ_OK, "%s %s: %s", what,
+	          gq_timing_step_name((gq_timing_step)step), se->message);
+	if (se->status != GQ_OK)
+		return;
+	int n = step == GQ_STEP_OP ? 7 : 3;
+	int launches = step == GQ_STEP_OP ? 1 : step == GQ_STEP_BWD ? 2 : 4;
+	CHECK_MSG(se->count == n, "%s: %d samples", what, se->count);
+	CHECK_MSG(se->kernels == launches, "%s %s: %d kernels", what,
+	          gq_timing_step_name((gq_timing_step)step), se->kernels);
+	for (int i = 0; i < se->count; i++)
+		CHECK(se->busy_ns[i] > 0 && se->busy_ns[i] <= se->span_ns[i]);
+}
+
+static gq_status sink(void *user, const gq_timing_point *pt, gq_error *err)
+{
+	(void)err;
+	sink_state *st = user;
+	int expect = st->order == GQ_ORDER_FORWARD ? st->count : 1 - st->count;
+	CHECK_MSG(pt->index == expect, "point %d arrived, expected %d", pt->index, expect);
+	CHECK(pt->reverse_allocation == (st->order == GQ_ORDER_REVERSE));
+	st->count++;
+	for (int a = 0; a < GQ_TIMING_ARM_COUNT; a++)
+		for (int m = 0; m < GQ_MODE_COUNT; m++)
+			for (int s = 0; s < GQ_STEP_COUNT; s++)
+				check_series(pt, a, m, s);
+	const gq_timing_series *full =
+	    &pt->series[GQ_TIMING_ARM_INCUMBENT][GQ_MODE_EAGER][GQ_STEP_2FWD_BWD];
+	CHECK_MSG(
+	    CONTAINS(full->programs, "fwd=host:ref fwd=host:ref dgrad=host:ref wgrad=host:ref"),
+	    "%s", full->programs);
+	return GQ_OK;
+}
+
+static void run_worker(gq_timing_layout layout, gq_timing_order order)
+{
+	gq_device dev;
+	gq_error err;
+	gq_error_clear(&err);
+	CHECK(gq_device_open("host", &dev, &err) == GQ_OK);
+	gq_timing_config cfg;
+	gq_timing_config_init(&cfg);
+	cfg.warmup = 1;
+	cfg.iterations = 7;
+	cfg.groups = 3;
+	cfg.steps = GQ_TIMING_STEP_OP | GQ_TIMING_STEP_BWD | GQ_TIMING_STEP_2FWD_BWD;
+	cfg.layout = layout;
+	cfg.order = order;
+	for (int op = GQ_OP_FWD; op <= GQ_OP_WGRAD; op++)
+		cfg.programs[GQ_ARM_INCUMBENT][op] = "host:ref";
+	cfg.programs[GQ_ARM_CANDIDATE][GQ_OP_WGRAD] = "host:split";
+	const gq_problem points[2] = {{.op = GQ_OP_WGRAD,
+	                               .d_in = 64,
+	                               .d_out = 32,
+	                               .t = 65,
+	                               .in_dtype = GQ_DTYPE_BF16,
+	                               .out_dtype = GQ_DTYPE_FP32},
+	                              {.op = GQ_OP_FWD,
+	                               .d_in = 520,
+	                               .d_out = 24,
+	                               .t = 33,
+	                               .in_dtype = GQ_DTYPE_BF16,
+	                               .out_dtype = GQ_DTYPE_BF16}};
+	gq_timing_engine *e = NULL;
+	CHECK_MSG(gq_timing_engine_init(&dev, &cfg, &e, &err) == GQ_OK, "%s", err.message);
+	if (!e)
+		return;
+	CHECK(gq_timing_engine_is_host(e));
+	sink_state st = {.order = order};
+	CHECK_MSG(gq_timing_run_points(e, points, 2, sink, &st, &err) == GQ_OK, "%s", err.message);
+	CHECK(st.count == 2);
+
+	/* A GPU program asked of the host engine: unsupported, with the reason. */
+	gq_timing_config gpu = cfg;
+	gpu.programs[GQ_ARM_INCUMBENT][GQ_OP_WGRAD] = "cublas:default";
+	gq_timing_engine *g = NULL;
+	CHECK(gq_timing_engine_init(&dev, &gpu, &g, &err) == GQ_OK);
+	gq_timing_point pt;
+	CHECK(gq_timing_run_point(g, &points[0], &pt, &err) == GQ_OK);
+	const gq_timing_series *se = &pt.series[GQ_TIMING_ARM_INCUMBENT][GQ_MODE_EAGER][GQ_STEP_OP];
+	CHECK_MSG(se->status == GQ_ERR_UNSUPPORTED && CONTAINS(se->message, "runs on the GPU"),
+	          "%d %s", se->status, se->message);
+	gq_timing_point_free(&pt);
+	gq_timing_engine_free(g);
+	gq_timing_engine_free(e);
+}
+
+int main(void)
+{
+	run_worker(GQ_LAYOUT_INTERLEAVED, GQ_ORDER_FORWARD);
+	run_worker(GQ_LAYOUT_BLOCKED, GQ_ORDER_REVERSE);
+	return gq_check_exit("test_timing");
+}
