@@ -101,6 +101,27 @@ int gq_timing_step_ops(gq_op op, gq_timing_step step, gq_op ops[GQ_TIMING_MAX_ST
 /* The library program names sota chooses from, in trial order (index < GQ_TIMING_SOTA_CHOICES). */
 const char *gq_timing_sota_choice(int index);
 
+/* One worker process of the process matrix (DESIGN.md, Timing method). */
+typedef struct gq_timing_slot {
+	gq_timing_layout layout;
+	gq_timing_order order;
+	int reverse_allocation; /* 1: arms allocated and prepared last to first (sota first) */
+} gq_timing_slot;
+
+#define GQ_TIMING_MAX_SLOTS (GQ_LAYOUT_COUNT * GQ_ORDER_COUNT)
+
+/* The process matrix for a protocol's layouts and orders (GQ_TIMING_INTERLEAVED… and
+ * GQ_TIMING_FORWARD… bits): layouts outer (interleaved, blocked), orders inner (forward,
+ * reverse), only the enabled ones. Allocation follows the layout: interleaved workers allocate
+ * incumbent first, blocked workers last, so with both layouts each allocation order meets each
+ * row order once. Default 2 × 2: (interleaved, forward), (interleaved, reverse), (blocked,
+ * forward), (blocked, reverse). Returns the number of slots (0 when either set is empty). */
+int gq_timing_process_matrix(int layouts, int orders, gq_timing_slot slots[GQ_TIMING_MAX_SLOTS]);
+
+/* The order in which a worker of row order `order` times points 0..count-1: forward 0, 1, …;
+ * reverse count-1, …, 0. Fills index[0..count). */
+void gq_timing_point_order(gq_timing_order order, int count, int *index);
+
 typedef struct gq_timing_config {
 	int warmup;             /* untimed iterations before each arm's timed ones */
 	int iterations;         /* timed iterations of step op */

@@ -133,3 +133,22 @@ void gq_timing_config_from_protocol(const gq_protocol *proto, gq_timing_layout l
 	for (int i = 0; i < GQ_TENSOR_COUNT; i++)
 		cfg->inputs[i] = proto->inputs[i];
 }
+
+int gq_timing_process_matrix(int layouts, int orders, gq_timing_slot slots[GQ_TIMING_MAX_SLOTS])
+{
+	int n = 0;
+	for (int l = 0; l < GQ_LAYOUT_COUNT; l++)
+		for (int o = 0; o < GQ_ORDER_COUNT; o++)
+			if ((layouts & (1 << l)) && (orders & (1 << o)))
+				slots[n++] =
+				    (gq_timing_slot){.layout = (gq_timing_layout)l,
+				                     .order = (gq_timing_order)o,
+				                     .reverse_allocation = l == GQ_LAYOUT_BLOCKED};
+	return n;
+}
+
+void gq_timing_point_order(gq_timing_order order, int count, int *index)
+{
+	for (int k = 0; k < count; k++)
+		index[k] = order == GQ_ORDER_REVERSE ? count - 1 - k : k;
+}

@@ -93,9 +93,47 @@ static void test_config(void)
 	gq_protocol_free(&proto);
 }
 
+static void test_matrix(void)
+{
+	gq_timing_slot s[GQ_TIMING_MAX_SLOTS];
+	/* The default 2 × 2, layouts outer: which allocation order each worker uses. */
+	CHECK(gq_timing_process_matrix(GQ_TIMING_INTERLEAVED | GQ_TIMING_BLOCKED,
+	                               GQ_TIMING_FORWARD | GQ_TIMING_REVERSE, s) == 4);
+	const int want[4][3] = {{GQ_LAYOUT_INTERLEAVED, GQ_ORDER_FORWARD, 0},
+	                        {GQ_LAYOUT_INTERLEAVED, GQ_ORDER_REVERSE, 0},
+	                        {GQ_LAYOUT_BLOCKED, GQ_ORDER_FORWARD, 1},
+	                        {GQ_LAYOUT_BLOCKED, GQ_ORDER_REVERSE, 1}};
+	for (int i = 0; i < 4; i++)
+		CHECK_MSG((int)s[i].layout == want[i][0] && (int)s[i].order == want[i][1] &&
+		              s[i].reverse_allocation == want[i][2],
+		          "slot %d: %s %s %d", i, gq_timing_layout_name(s[i].layout),
+		          gq_timing_order_name(s[i].order), s[i].reverse_allocation);
+	/* Each allocation order meets each row order once. */
+	int seen[2][2] = {{0}};
+	for (int i = 0; i < 4; i++)
+		seen[s[i].reverse_allocation][s[i].order]++;
+	CHECK(seen[0][0] == 1 && seen[0][1] == 1 && seen[1][0] == 1 && seen[1][1] == 1);
+	/* A protocol that keeps one layout or one order. */
+	CHECK(gq_timing_process_matrix(GQ_TIMING_BLOCKED, GQ_TIMING_FORWARD | GQ_TIMING_REVERSE,
+	                               s) == 2);
+	CHECK(s[0].layout == GQ_LAYOUT_BLOCKED && s[0].order == GQ_ORDER_FORWARD &&
+	      s[1].order == GQ_ORDER_REVERSE && s[0].reverse_allocation && s[1].reverse_allocation);
+	CHECK(gq_timing_process_matrix(GQ_TIMING_INTERLEAVED, GQ_TIMING_REVERSE, s) == 1);
+	CHECK(s[0].layout == GQ_LAYOUT_INTERLEAVED && s[0].order == GQ_ORDER_REVERSE &&
+	      !s[0].reverse_allocation);
+	CHECK(gq_timing_process_matrix(0, GQ_TIMING_FORWARD, s) == 0);
+
+	int idx[5];
+	gq_timing_point_order(GQ_ORDER_FORWARD, 5, idx);
+	CHECK(idx[0] == 0 && idx[4] == 4);
+	gq_timing_point_order(GQ_ORDER_REVERSE, 5, idx);
+	CHECK(idx[0] == 4 && idx[1] == 3 && idx[4] == 0);
+}
+
 int main(void)
 {
 	test_names();
+	test_matrix();
 	test_step_ops();
 	test_config();
 	return gq_check_exit("test_timing_plan");
