@@ -1,0 +1,106 @@
+/* test_worker.c: running a worker process under watch, with /bin/sh scripts as workers: progress
+ * lines through the status pipe, a normal exit, a crash by signal in the middle of a point, a
+ * worker that hangs past the limit (killed, with the point it was on), an exit status, the log's
+ * tail, and a program that cannot be executed. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "worker.h"
+
+static char log_path[] = "/tmp/gemmq-test-worker-XXXXXX";
+
+typedef struct heard {
+	int begins, ends;
+	int last;
+} heard;
+
+static void progress(void *user, const char *word, int index)
+{
+	heard *h = user;
+	if (strcmp(word, "begin") == 0)
+		h->begins++;
+	else if (strcmp(word, "end") == 0)
+		h->ends++;
+	h->last = index;
+}
+
+/* Run `sh -c script` as a worker with the given limit. */
+static void run(const char *script, double timeout, gq_worker_result *res, heard *h)
+{
+	char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+	gq_error err;
+	gq_error_clear(&err);
+	memset(h, 0, sizeof(*h));
+	CHECK_MSG(gq_worker_run(argv, log_path, timeout, progress, h, res, &err) == GQ_OK, "%s",
+	          err.message);
+}
+
+int main(void)
+{
+	int fd = mkstemp(log_path);
+	CHECK(fd >= 0);
+	close(fd);
+	gq_worker_result r;
+	heard h;
+	char how[256];
+
+	/* Three points, each begun and ended; a word on stderr; exit 0. */
+	run("for i in 4 2 7; do echo \"begin $i\" >&3; echo \"end $i\" >&3; done; "
+	    "echo 'all done' >&2; exit 0",
+	    10, &r, &h);
+	CHECK(r.exited && r.exit_code == 0 && !r.signaled && !r.timed_out);
+	CHECK(r.begun == -1 && r.ended == 3);
+	CHECK(h.begins == 3 && h.ends == 3 && h.last == 7);
+	CHECK_MSG(strcmp(r.log_tail, "all done") == 0, "'%s'", r.log_tail);
+	gq_worker_describe(&r, 10, how, sizeof(how));
+	CHECK(strcmp(how, "exited normally") == 0);
+
+	/* Point 4 done, point 5 begun, then a segmentation fault. */
+	run("echo 'begin 4' >&3; echo 'end 4' >&3; echo 'begin 5' >&3; echo 'crashing' >&2; "
+	    "kill -SEGV $$",
+	    10, &r, &h);
+	CHECK(r.signaled && r.signal == SIGSEGV && !r.exited && !r.timed_out);
+	CHECK(r.begun == 5 && r.ended == 1);
+	gq_worker_describe(&r, 10, how, sizeof(how));
+	CHECK_MSG(strstr(how, "killed by signal 11") != NULL, "%s", how);
+	CHECK(strcmp(r.log_tail, "crashing") == 0);
+
+	/* Hangs in point 9: killed after 0.5 s, with its child (sleep) in its process group. */
+	run("echo 'begin 9' >&3; sleep 30", 0.5, &r, &h);
+	CHECK(r.timed_out && r.signaled && r.signal == SIGKILL && r.begun == 9);
+	CHECK_MSG(r.seconds >= 0.5 && r.seconds < 5, "%.2f s", r.seconds);
+	gq_worker_describe(&r, 0.5, how, sizeof(how));
+	CHECK_MSG(strcmp(how, "exceeded worker_timeout_s = 0.5 s and was killed") == 0, "%s", how);
+
+	/* Exit status 3 after writing the point (a device fault, as the worker reports it). */
+	run("echo 'begin 1' >&3; echo 'fault: cudaErrorIllegalAddress' >&2; echo 'end 1' >&3; "
+	    "exit 3",
+	    10, &r, &h);
+	CHECK(r.exited && r.exit_code == 3 && r.begun == -1 && r.ended == 1);
+	gq_worker_describe(&r, 10, how, sizeof(how));
+	CHECK(strcmp(how, "exited with status 3") == 0);
+
+	/* Lines that are not ours are ignored; a long log keeps only its last lines. */
+	run("echo 'hello' >&3; echo 'begin x' >&3; i=0; while [ $i -lt 300 ]; do "
+	    "echo \"line $i of the log, long enough to fill the tail\" >&2; i=$((i+1)); done",
+	    10, &r, &h);
+	CHECK(r.exited && r.exit_code == 0 && r.begun == -1 && h.begins == 0);
+	CHECK(strlen(r.log_tail) < sizeof(r.log_tail) && strncmp(r.log_tail, "line ", 5) == 0 &&
+	      strstr(r.log_tail, "line 299 of the log") != NULL);
+
+	/* Nothing to execute. */
+	char *argv[] = {"/nonexistent/gemmq", NULL};
+	gq_error err;
+	gq_error_clear(&err);
+	CHECK(gq_worker_run(argv, log_path, 10, NULL, NULL, &r, &err) == GQ_OK);
+	CHECK(r.exited && r.exit_code == 127 && strstr(r.log_tail, "cannot exec"));
+
+	/* The worker's side: a closed descriptor is no error. */
+	gq_worker_report(-1, "begin", 3);
+	unlink(log_path);
+	return gq_check_exit("test_worker");
+}
