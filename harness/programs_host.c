@@ -1,4 +1,5 @@
-/* programs_host.c: host:ref, host:split, host:wrong:<seed>, host:unwritten (see programs_host.h).
+/* programs_host.c: host:ref, host:split, host:wrong:<seed>, host:unwritten, host:crash:<T> (see
+ * programs_host.h).
  *
  * One launch: A is converted to FP32 [M,K] and B to FP32 [K,Npad] (Npad = N rounded up to the
  * column block, zero-padded), both row-major, into buffers allocated at prepare. The conversion is
@@ -14,10 +15,12 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "../reference/reference.h"
@@ -29,18 +32,24 @@
 #define HOST_MIN_WORK       (1 << 18) /* multiply-adds below which one thread does the launch */
 #define HOST_WRONG_FRACTION 0.05
 
-typedef enum host_kind { HOST_REF = 0, HOST_SPLIT, HOST_WRONG, HOST_UNWRITTEN } host_kind;
+typedef enum host_kind {
+	HOST_REF = 0,
+	HOST_SPLIT,
+	HOST_WRONG,
+	HOST_UNWRITTEN,
+	HOST_CRASH
+} host_kind;
 
 typedef struct host_program {
 	gemmq_program program; /* program.ctx points back at this struct */
 	host_kind kind;
-	uint64_t wrong_seed;
+	uint64_t param; /* host:wrong's seed, host:crash's token count */
 	char name[48];
 } host_program;
 
 typedef struct host_instance {
 	host_kind kind;
-	uint64_t wrong_seed;
+	uint64_t param;
 	gemmq_problem p;
 	int64_t npad;      /* N rounded up to HOST_CB */
 	float *a32;        /* [M,K] */
@@ -74,10 +83,11 @@ static int parse_u64(const char *text, uint64_t *value)
 	return 0;
 }
 
-/* Map a name to its kind (and seed). Returns GQ_OK or GQ_ERR_INPUT with a message. */
+/* Map a name to its kind (and parameter: host:wrong's seed, host:crash's T). Returns GQ_OK or
+ * GQ_ERR_INPUT with a message. */
 static gq_status parse_name(const char *name, host_kind *kind, uint64_t *seed, gq_error *err)
 {
-	static const char wrong[] = "host:wrong:";
+	static const char wrong[] = "host:wrong:", crash[] = "host:crash:";
 	*seed = 0;
 	if (strcmp(name, "host:ref") == 0)
 		*kind = HOST_REF;
@@ -93,6 +103,15 @@ static gq_status parse_name(const char *name, host_kind *kind, uint64_t *seed, g
 			    "program '%s': the seed of host:wrong:<seed> must be a decimal "
 			    "integer from 0 to %" PRIu64,
 			    name, UINT64_MAX);
+	} else if (strncmp(name, crash, sizeof(crash) - 1) == 0) {
+		*kind = HOST_CRASH;
+		if (parse_u64(name + sizeof(crash) - 1, seed) != 0 || *seed == 0 ||
+		    *seed > (uint64_t)INT64_MAX)
+			return gq_error_set(
+			    err, GQ_ERR_INPUT, NULL,
+			    "program '%s': the token count of host:crash:<T> must be "
+			    "a decimal integer ≥ 1",
+			    name);
 	} else
 		return gq_error_set(err, GQ_ERR_INPUT, NULL, "'%s' is not a host program", name);
 	return GQ_OK;
@@ -173,7 +192,7 @@ static int host_prepare(void *ctx, const gemmq_problem *p, const gemmq_operands 
 	if (!inst)
 		return fail(GQ_ERR_INTERNAL, msg, msg_size, "%s: out of memory", hp->name);
 	inst->kind = hp->kind;
-	inst->wrong_seed = hp->wrong_seed;
+	inst->param = hp->param;
 	inst->p = *p;
 	inst->npad = (p->n + HOST_CB - 1) / HOST_CB * HOST_CB;
 	inst->a32 = malloc((size_t)p->m * (size_t)p->k * sizeof(float));
@@ -335,6 +354,12 @@ static int host_launch(void *instance, const gemmq_operands *io, void *stream, c
 	if (!io || !io->a || !io->b || !io->out)
 		return fail(GQ_ERR_INTERNAL, msg, msg_size,
 		            "host program: an operand pointer is NULL");
+	if (inst->kind == HOST_CRASH && (uint64_t)inst->p.t == inst->param) {
+		/* The planted crash: a segmentation fault, without a core file. */
+		const struct rlimit none = {0, 0};
+		(void)setrlimit(RLIMIT_CORE, &none);
+		raise(SIGSEGV);
+	}
 	host_job jobs[HOST_MAX_THREADS];
 	const int count = inst->threads;
 	const int rotation = (int)(inst->launches++ % HOST_SLICES);
@@ -348,7 +373,7 @@ static int host_launch(void *instance, const gemmq_operands *io, void *stream, c
 		                     .rotation = rotation};
 	run_jobs(convert_thread, jobs, count);
 	run_jobs(compute_thread, jobs, count);
-	if (inst->kind == HOST_WRONG && inst->p.seed == inst->wrong_seed)
+	if (inst->kind == HOST_WRONG && inst->p.seed == inst->param)
 		plant_error(&inst->p, io->out);
 	return 0;
 }
@@ -368,6 +393,9 @@ static const char *describe(host_kind kind)
 	case HOST_WRONG:
 		return "host:ref with output element M*N/2 off by 5 % of max|out| on one "
 		       "seed";
+	case HOST_CRASH:
+		return "host:ref, except that a launch at token count T kills its process with "
+		       "SIGSEGV";
 	default:
 		return "host:ref that never writes output element 0";
 	}
@@ -385,12 +413,12 @@ gq_status gq_programs_host_open(const char *name, gemmq_program **out, gq_error 
 	if (!hp)
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 	hp->kind = kind;
-	hp->wrong_seed = seed;
+	hp->param = seed;
 	snprintf(hp->name, sizeof(hp->name), "%s", name);
 	uint32_t flags = GEMMQ_PROGRAM_HOST;
 	if (kind != HOST_SPLIT)
 		flags |= GEMMQ_PROGRAM_DETERMINISTIC;
-	if (kind == HOST_WRONG || kind == HOST_UNWRITTEN)
+	if (kind == HOST_WRONG || kind == HOST_UNWRITTEN || kind == HOST_CRASH)
 		flags |= GEMMQ_PROGRAM_PLANTED;
 	hp->program = (gemmq_program){.abi_version = GEMMQ_PROGRAM_ABI_VERSION,
 	                              .name = hp->name,

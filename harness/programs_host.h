@@ -8,6 +8,9 @@
  *   host:wrong:<seed>  planted: host:ref, except on inputs of that seed (problem->seed) output
  *                      element M·N/2 is off by 5 % of max|output| (by 1 when the output is all 0).
  *   host:unwritten     planted: host:ref that never writes output element 0.
+ *   host:crash:<T>     planted: host:ref, except that a launch on a point of token count T
+ *                      kills its own process with SIGSEGV (core files off): how gemmq time's
+ *                      tests crash a worker. Never run it in gemmq accuracy: it ends that process.
  *
  * Inputs are BF16; outputs BF16 (round to nearest even) or FP32. Operands are host memory and the
  * stream is ignored (NULL). Work is spread over the CPU's cores with pthreads; every element is

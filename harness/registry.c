@@ -16,6 +16,7 @@
 #include "plugin.h"
 #include "programs_cublas.h"
 #include "programs_host.h"
+#include "programs_planted.h"
 
 /* Host (reference) families first, then the libraries, then plugins. */
 static const gq_program_family base_families[] = {
@@ -45,6 +46,13 @@ static const gq_program_family base_families[] = {
      .deterministic = 1,
      .planted = 1,
      .open = gq_programs_host_open},
+    {.pattern = "host:crash:<T>",
+     .description = "host:ref, except that a launch at token count <T> kills its process with "
+                    "SIGSEGV (tests gemmq time's workers)",
+     .host = 1,
+     .deterministic = 1,
+     .planted = 1,
+     .open = gq_programs_host_open},
     {.pattern = "cublas:default",
      .description = "cublasGemmEx with CUBLAS_GEMM_DEFAULT, FP32 compute (what torch.mm does)",
      .host = 0,
@@ -64,6 +72,13 @@ static const gq_program_family base_families[] = {
      .deterministic = 0,
      .planted = 0,
      .open = gq_programs_cublas_open},
+    {.pattern = "planted:fault:<T>",
+     .description = "cublas:default, except that at token count <T> it writes to an illegal "
+                    "address (tests gemmq time's fault handling)",
+     .host = 0,
+     .deterministic = 1,
+     .planted = 1,
+     .open = gq_programs_planted_open},
     {.pattern = "plugin:<path>:<name>",
      .description = "program <name> of the shared library <path> (a gemmq plugin)",
      .host = 0,
@@ -73,7 +88,7 @@ static const gq_program_family base_families[] = {
 };
 
 #define BASE_COUNT ((int)(sizeof(base_families) / sizeof(base_families[0])))
-#define HOST_FAMILIES 4 /* our own kernels are listed after the host families */
+#define HOST_FAMILIES 5 /* our own kernels are listed after the host families */
 
 /* The syntax check of each family, in the order of families[], and a hint for error messages. */
 typedef struct family_syntax {
@@ -86,9 +101,11 @@ static const family_syntax base_syntax[] = {
     {gq_programs_host_check, ""},
     {gq_programs_host_check, ""},
     {gq_programs_host_check, ""},
+    {gq_programs_host_check, ""},
     {gq_programs_cublas_check, ""},
     {gq_programs_cublas_check, ""},
     {gq_programs_cublas_check, " (i = 0..7)"},
+    {gq_programs_planted_check, ""},
     {gq_plugin_check, ""},
 };
 

@@ -1,7 +1,7 @@
 /* registry.h: program names → programs.
  *
  * A name is "<family>" or "<family>:<parameters>": "cublas:default", "cublaslt:heuristic",
- * "cublaslt:algo:3", "host:ref", "host:split", "host:wrong:3", "host:unwritten",
+ * "cublaslt:algo:3", "host:ref", "host:split", "host:wrong:3", "host:unwritten", "host:crash:65",
  * "plugin:<path>:<name>". Families register once, reference (host) programs first; an unknown
  * name is an input error whose message lists the known names.
  */

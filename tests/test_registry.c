@@ -29,6 +29,10 @@ static const char *example_name(const char *pattern)
 {
 	if (strcmp(pattern, "host:wrong:<seed>") == 0)
 		return "host:wrong:7";
+	if (strcmp(pattern, "host:crash:<T>") == 0)
+		return "host:crash:65";
+	if (strcmp(pattern, "planted:fault:<T>") == 0)
+		return "planted:fault:1025";
 	if (strcmp(pattern, "cublaslt:algo:<i>") == 0)
 		return "cublaslt:algo:3";
 	if (strchr(pattern, '<'))
@@ -41,7 +45,7 @@ static void test_families(void)
 	int count = 0;
 	const gq_program_family *f = gq_registry_families(&count);
 	CHECK(f != NULL);
-	CHECK(count == 11);
+	CHECK(count == 13);
 	/* Host (reference) families come first. */
 	int seen_device = 0, host_after_device = 0;
 	for (int i = 0; i < count; i++) {
@@ -56,14 +60,16 @@ static void test_families(void)
 	                          "host:split",
 	                          "host:wrong:<seed>",
 	                          "host:unwritten",
+	                          "host:crash:<T>",
 	                          "gemmq:det",
 	                          "gemmq:split:n<64|128|256>:s<1..4>",
 	                          "gemmq:streamk",
 	                          "cublas:default",
 	                          "cublaslt:heuristic",
 	                          "cublaslt:algo:<i>",
+	                          "planted:fault:<T>",
 	                          "plugin:<path>:<name>"};
-	for (int i = 0; i < 11 && i < count; i++) {
+	for (int i = 0; i < 13 && i < count; i++) {
 		CHECK_MSG(strcmp(f[i].pattern, expected[i]) == 0, "family %d is %s", i,
 		          f[i].pattern);
 		CHECK(f[i].description && f[i].description[0]);
@@ -132,11 +138,19 @@ static void test_names(void)
 
 	const char *known =
 	    "known programs: host:ref, host:split, host:wrong:<seed>, host:unwritten, "
+	    "host:crash:<T>, "
 	    "gemmq:det, gemmq:split:n<64|128|256>:s<1..4>, gemmq:streamk, cublas:default, cublaslt:heuristic, cublaslt:algo:<i> (i = 0..7), "
-	    "plugin:<path>:<name>";
+	    "planted:fault:<T>, plugin:<path>:<name>";
 	expect_bad("foo:bar", "unknown program 'foo:bar'; ");
 	expect_bad("foo:bar", known);
 	expect_bad("", "unknown program ''");
+	expect_ok("host:crash:65");
+	expect_bad("host:crash:0", "host:crash:<T> must be a decimal integer ≥ 1");
+	expect_bad("host:crash:x", "host:crash:<T>");
+	expect_ok("planted:fault:1025");
+	expect_bad("planted:fault:", "planted:fault:<T> with T a decimal token count ≥ 1");
+	expect_bad("planted:fault:-3", "planted:fault:<T>");
+	expect_bad("planted:fault:12x", "planted:fault:<T>");
 	expect_bad("host:ref:x", "unknown program 'host:ref:x'");
 	expect_bad("host:REF", "unknown program");
 	expect_bad(" host:ref", "unknown program");
