@@ -10,6 +10,7 @@
 
 #include "../reference/reference.h"
 #include "accuracy.h"
+#include "cmd_time.h"
 #include "device.h"
 #include "protocol.h"
 #include "registry.h"
@@ -28,6 +29,7 @@ static const char usage_main[] =
     "  list                       the programs, and which run on the selected device\n"
     "  check-protocol FILE...     check protocol files strictly; print what each expands to\n"
     "  accuracy [PROTOCOL]        run every program of every point against the FP64 reference\n"
+    "  time [PROTOCOL]            time every arm of every point in worker processes (CUPTI spans)\n"
     "\n"
     "options:\n"
     "  -h, --help                 this help; `gemmq <command> --help` for a command's\n"
@@ -492,6 +494,8 @@ int main(int argc, char **argv)
 		return cmd_check_protocol(sub_argc, sub_argv);
 	if (strcmp(command, "accuracy") == 0)
 		return cmd_accuracy(sub_argc, sub_argv, argc, argv);
+	if (strcmp(command, "time") == 0)
+		return gq_cmd_time(sub_argc, sub_argv, argc, argv);
 	fprintf(stderr, "gemmq: unknown command '%s'\n\n%s", command, usage_main);
 	return GQ_EXIT_USAGE;
 }

@@ -14,7 +14,7 @@ expect 0 'usage: gemmq <command>' -- "$gemmq" --help
 expect 2 'usage: gemmq <command>' -- "$gemmq"
 expect 2 "unknown command 'frobnicate'" -- "$gemmq" frobnicate
 expect 0 '^gemmq [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]+' -- "$gemmq" --version
-for c in info list check-protocol accuracy; do
+for c in info list check-protocol accuracy time; do
   expect 0 "usage: gemmq $c" -- "$gemmq" $c --help
 done
 expect 2 'unknown option' -- "$gemmq" accuracy --bogus
