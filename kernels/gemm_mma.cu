@@ -109,19 +109,18 @@ cudaError_t gq_mma_reduce_launch(const float *ws, int splits, int64_t count, voi
 __global__ void gq_mma_streamk_fixup_kernel(const gq_mma_params p, int bm, int bn)
 {
 	const int64_t g = (int64_t)blockIdx.x + 1;
-	int64_t tile;
-	int first_slot;
-	if (!gq_mma_sk_fixup_tile(p, g, &tile, &first_slot))
+	int64_t tile, first_slot, tm, tn;
+	if (!gq_mma_sk_fixup_tile(&p, g, &tile, &first_slot))
 		return;
-	const int64_t tm = tile / p.n_tiles, tn = tile - tm * p.n_tiles;
+	gq_mma_tile_coords(&p, tile, &tm, &tn);
 	const int64_t elems = (int64_t)bm * bn, t1 = (tile + 1) * p.k_tiles;
-	const float *first = p.ws + (2 * (g - 1) + first_slot) * elems;
+	const float *first = p.ws + first_slot * elems;
 	for (int e = threadIdx.x * 4; e < bm * bn; e += blockDim.x * 4) {
 		const int64_t row = tm * bm + e / bn, col = tn * bn + e % bn;
 		if (row >= p.m || col >= p.n)
 			continue;
 		float4 acc = *reinterpret_cast<const float4 *>(first + e);
-		for (int64_t c = g; c < p.sk_ctas && gq_mma_sk_begin(p, c) < t1; c++)
+		for (int64_t c = g; c < p.sk_ctas && gq_mma_sk_begin(&p, c) < t1; c++)
 			acc = gq_mma_add4(
 			    acc, *reinterpret_cast<const float4 *>(p.ws + 2 * c * elems + e));
 		gq_mma_store4(p.out, p.out_fp32, row * p.n + col, acc);

@@ -3,8 +3,9 @@
  * A stored [M,K] (g), B stored [K,N] (W): A K-major, B N-major (ldmatrix.trans); dgrad and
  * router_dgrad.
  *
- * Kernels: gq_mma_gemm_kernel<BM, BN, true, false> for BM ∈ {32, 64, 128} × BN ∈ {64, 128, 256}
- * (gemm_mma_kernel.cuh). One file per layout so that the build compiles the layouts in parallel.
+ * Kernels: gq_mma_gemm_kernel<BM, BN, true, false> for the GQ_MMA_TILE_COUNT tile shapes of
+ * gemm_mma.h (gemm_mma_kernel.cuh). One file per layout so that the build compiles the layouts in
+ * parallel.
  */
 #include "gemm_mma_kernel.cuh"
 

@@ -2,8 +2,9 @@
  *
  * A stored [M,K] (x), B stored [N,K] (W): both operands K-major; fwd and router_fwd.
  *
- * Kernels: gq_mma_gemm_kernel<BM, BN, true, true> for BM ∈ {32, 64, 128} × BN ∈ {64, 128, 256}
- * (gemm_mma_kernel.cuh). One file per layout so that the build compiles the layouts in parallel.
+ * Kernels: gq_mma_gemm_kernel<BM, BN, true, true> for the GQ_MMA_TILE_COUNT tile shapes of
+ * gemm_mma.h (gemm_mma_kernel.cuh). One file per layout so that the build compiles the layouts in
+ * parallel.
  */
 #include "gemm_mma_kernel.cuh"
 

@@ -1,23 +1,33 @@
 /* gemm_mma_kernel.cuh: the BF16 tensor-core GEMM kernel template (mma.sync + ldmatrix + cp.async),
  * included by gemm_mma_fwd.cu, gemm_mma_dgrad.cu and gemm_mma_wgrad.cu, each of which compiles the
- * nine tile shapes of one operand layout (see gemm_mma.h for the modes and the layouts).
+ * tile shapes of one operand layout (see gemm_mma.h for the modes and the layouts).
  *
  * Kernel: gq_mma_gemm_kernel<BM, BN, A_K, B_K>
  *   A_K: A is K-major in memory (stored [M,K]); else M-major (stored [K,M]).
  *   B_K: B is K-major in memory (stored [N,K]); else N-major (stored [K,N]).
  *
- * Tile: BM×BN outputs per CTA, BK = 32, WARPS_M×WARPS_N warps of WM×WN outputs, each warp a grid of
- * (WM/16)×(WN/8) mma.sync.m16n8k16 BF16→FP32 accumulators. Shared memory keeps each operand the
- * way it lies in global memory: a K-major operand as [rows = M or N][BK], an MN-major one as
- * [rows = BK][M or N]; ldmatrix reads the first, ldmatrix.trans the second, and both give the
- * row-major A / column-major B fragments the mma wants. A row of 16-byte chunks is XOR-swizzled
- * (chunk c of row r is stored at c ^ swz(r)) so the 8 rows of one ldmatrix 8×8 matrix fall on 8
- * different 16-byte bank groups.
+ * Tile: BM×BN outputs per CTA, BK = 32. Every warp owns a 32×32 block of the tile as a 2×4 grid
+ * of mma.sync.m16n8k16 BF16→FP32 accumulators; (BM/32)·(BN/32) warps make a warp group that covers
+ * the tile. Tiles of fewer than 8 warps run KG = 8 / (their warps) warp groups side by side
+ * (sliced K): each iteration of the main loop lands KG K-tiles, group g computes the g-th, and at
+ * the end groups 1..KG−1 hand their sums to group 0 through shared memory, which adds them in group
+ * order (deterministic) and runs the epilogue. So every CTA has 8 or 16 warps, enough to hide the
+ * ldmatrix and mma latencies when one or two CTAs share an SM (gemmq:split:n128:s4 has 128 CTAs
+ * for N = 4096: one per SM).
  *
- * Pipeline: STAGES shared-memory stages filled by 16-byte cp.async.cg (L2 only); a chunk outside
- * the tensor is zero-filled (src-size 0), so K, M and N tails cost nothing in the inner loop. The
- * usual multistage order: wait until stage i has landed, __syncthreads, issue the loads of K-tile
- * i + STAGES − 1 into the stage freed by iteration i − 1, then run the mma of stage i.
+ * Accumulation is two-level (gemm_mma.h): each warp accumulates GQ_MMA_CHUNK_KTILES of its
+ * K-tiles in the mma accumulators acc, then adds acc into its FP32 sums and restarts acc at zero.
+ *
+ * Shared memory keeps each operand the way it lies in global memory: a K-major operand as
+ * [rows = M or N][BK], an MN-major one as [rows = BK][M or N]; ldmatrix reads the first,
+ * ldmatrix.trans the second, and both give the row-major A / column-major B fragments the mma
+ * wants. A row of 16-byte chunks is XOR-swizzled (chunk c of row r is stored at c ^ swz(r)) so the
+ * 8 rows of one ldmatrix 8×8 matrix fall on 8 different 16-byte bank groups.
+ *
+ * Pipeline: FLIGHT slots of KG stages each, filled by 16-byte cp.async.cg (L2 only); a chunk
+ * outside the tensor is zero-filled (src-size 0), so K, M and N tails cost nothing in the inner
+ * loop. Iteration i: wait until slot i has landed, __syncthreads, issue the loads of iteration
+ * i + FLIGHT − 1 into the slot freed by iteration i − 1, then run the mma of slot i.
  */
 #ifndef GQ_GEMM_MMA_KERNEL_CUH
 #define GQ_GEMM_MMA_KERNEL_CUH
@@ -28,24 +38,29 @@
 
 #include "gemm_mma.h"
 
-/* The shape of one compiled kernel. Warp tiles are 64×64, 64×32, 32×64, 32×32 or 32×16. The
- * stages (4 to 8) fill at most 110 KiB of shared memory, so two CTAs can share an SM and the
- * memory-bound shapes keep 50–100 KiB of loads in flight per CTA. */
+/* The shape of one compiled kernel. CTAs of up to 256 threads are built to fit two per SM (at most
+ * 128 registers per thread, 110 KiB of shared memory each); 512-thread CTAs (64×256, 128×128)
+ * fit one per SM and take up to 200 KiB. The slots fill that shared memory, so the memory-bound
+ * shapes keep 70–190 KiB of loads in flight per SM. */
 template <int BM_, int BN_> struct gq_mma_config {
 	static constexpr int BM = BM_, BN = BN_, BK = GQ_MMA_BK;
-	static constexpr int WM = BM == 128 ? 64 : 32;
-	static constexpr int WARPS_M = BM / WM;
-	static constexpr int WARPS_N = (BM * BN >= 16384 || BM == 32) ? 4 : 2;
-	static constexpr int WN = BN / WARPS_N;
-	static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
-	static constexpr int MI = WM / 16, NI = WN / 8;
+	static constexpr int WM = 32, WN = 32, MI = WM / 16, NI = WN / 8;
+	static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
+	static constexpr int GROUP_WARPS = WARPS_M * WARPS_N;
+	static constexpr int KG = GROUP_WARPS >= 8 ? 1 : 8 / GROUP_WARPS;
+	static constexpr int GROUP_THREADS = 32 * GROUP_WARPS, THREADS = GROUP_THREADS * KG;
+	static constexpr int MIN_CTAS = THREADS <= 256 ? 2 : 1;
 	static constexpr int A_STAGE_BYTES = BM * BK * 2, B_STAGE_BYTES = BN * BK * 2;
 	static constexpr int STAGE_BYTES = A_STAGE_BYTES + B_STAGE_BYTES;
-	static constexpr int STAGES_FILL = 110 * 1024 / STAGE_BYTES;
-	static constexpr int STAGES = STAGES_FILL < 4 ? 4 : (STAGES_FILL > 8 ? 8 : STAGES_FILL);
-	static constexpr int SMEM_BYTES = STAGES * STAGE_BYTES;
-	static_assert(WN % 16 == 0, "B fragments are loaded 16 columns at a time");
+	static constexpr int SMEM_BUDGET = (MIN_CTAS == 2 ? 110 : 200) * 1024;
+	static constexpr int FLIGHT = SMEM_BUDGET / (KG * STAGE_BYTES);
+	static constexpr int STAGES = FLIGHT * KG;
+	static constexpr int EXCHANGE_BYTES = (KG - 1) * BM * BN * 4;
+	static constexpr int SMEM_BYTES =
+	    STAGES * STAGE_BYTES > EXCHANGE_BYTES ? STAGES *STAGE_BYTES : EXCHANGE_BYTES;
 	static_assert(BM % WM == 0 && BN % WN == 0, "warps tile the block");
+	static_assert(KG * GROUP_WARPS == 8 || (KG == 1 && GROUP_WARPS == 16), "8 or 16 warps");
+	static_assert(FLIGHT >= 3, "at least two slots in flight while one is computed");
 };
 
 /* The swizzle of a row of CPR 16-byte chunks: XOR the chunk index so that 8 consecutive rows at the
@@ -121,52 +136,15 @@ __host__ __device__ __forceinline__ uint32_t gq_mma_b_frag(int nb, int ks, int l
 	                            nb + ((lane >> 4) << 3));
 }
 
-/* Where accumulator pair (mi, ni, h) of lane in warp lies in the block: row r and column c (even)
- * of acc[mi][ni][2h], acc[mi][ni][2h+1] (mma C fragment: rows t/4 and t/4 + 8, columns
- * 2·(t mod 4) and +1). */
+/* Where sum pair (mi, ni, h) of lane lies in the block, for warp w of its warp group: row r and
+ * column c (even) of sum[mi][ni][2h], sum[mi][ni][2h+1] (mma C fragment: rows t/4 and t/4 + 8,
+ * columns 2·(t mod 4) and +1). */
 template <class C>
-__host__ __device__ __forceinline__ void gq_mma_acc_position(int warp, int lane, int mi, int ni,
-                                                             int h, int *r, int *c)
+__host__ __device__ __forceinline__ void gq_mma_acc_position(int w, int lane, int mi, int ni, int h,
+                                                             int *r, int *c)
 {
-	*r = (warp / C::WARPS_N) * C::WM + mi * 16 + (lane >> 2) + h * 8;
-	*c = (warp % C::WARPS_N) * C::WN + ni * 8 + ((lane & 3) << 1);
-}
-
-/* Stream-K: the segment that starts at iteration it of a CTA whose range ends at end: its tile
- * and K-tiles [kt0, kt1). */
-__host__ __device__ __forceinline__ void gq_mma_sk_segment(const gq_mma_params &p, int64_t it,
-                                                           int64_t end, int64_t *tile, int64_t *kt0,
-                                                           int64_t *kt1)
-{
-	*tile = it / p.k_tiles;
-	*kt0 = it - *tile * p.k_tiles;
-	*kt1 = *kt0 + (end - it) < p.k_tiles ? *kt0 + (end - it) : p.k_tiles;
-}
-
-/* Stream-K: the first iteration of CTA g (g = G gives the end of the last). */
-__host__ __device__ __forceinline__ int64_t gq_mma_sk_begin(const gq_mma_params &p, int64_t g)
-{
-	return g * p.sk_total / p.sk_ctas;
-}
-
-/* Stream-K fixup for boundary g, 1 ≤ g < G, at iteration b_g = begin(g). The tile t holding b_g
- * is split when b_g is not a multiple of k_tiles; boundary g handles it only when the previous
- * boundary b_{g−1} ≤ t·k_tiles (no earlier boundary inside t). Returns 1 then, with the tile and
- * the slot of its first part: CTA g−1 contributes slot 0 when its range starts at the tile's start,
- * else slot 1 (the tile is its last segment). The later parts, in K order, are slot 0 of CTAs
- * g, g+1, … while begin(c) < (t+1)·k_tiles (the tile is their first segment). */
-__host__ __device__ __forceinline__ int gq_mma_sk_fixup_tile(const gq_mma_params &p, int64_t g,
-                                                             int64_t *tile, int *first_slot)
-{
-	const int64_t b = gq_mma_sk_begin(p, g), prev = gq_mma_sk_begin(p, g - 1);
-	if (b % p.k_tiles == 0)
-		return 0;
-	*tile = b / p.k_tiles;
-	const int64_t t0 = *tile * p.k_tiles;
-	if (prev > t0)
-		return 0;
-	*first_slot = prev == t0 ? 0 : 1;
-	return 1;
+	*r = (w / C::WARPS_N) * C::WM + mi * 16 + (lane >> 2) + h * 8;
+	*c = (w % C::WARPS_N) * C::WN + ni * 8 + ((lane & 3) << 1);
 }
 
 /* 16-byte cp.async, L2 only; when !ok nothing is read and the 16 bytes are zero-filled. */
@@ -213,45 +191,61 @@ __device__ __forceinline__ void gq_mma_m16n8k16(float (&d)[4], const uint32_t (&
 	             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-/* Issue the cp.async loads of K-tile k0..k0+BK−1 of the block at (m0, n0) into the stage whose A
- * and B tiles start at shared addresses sa and sb. Chunks outside the tensors are zero-filled. */
+/* Issue the cp.async loads of K-tiles kt, kt+1, …, kt+KG−1 (those below kt1) of the block at
+ * (m0, n0) into the KG stages of the slot at shared address slot. A thread loads the same chunks
+ * (chunk c = tid + i·THREADS of a stage's A then B chunks) of every stage, so its addresses for
+ * K-tile kt + t are those of kt moved by t·BK rows (MN-major) or columns (K-major). Chunks outside
+ * the tensors are zero-filled. */
 template <class C, bool A_K, bool B_K>
-__device__ __forceinline__ void gq_mma_load_stage(const gq_mma_params &p, uint32_t sa, uint32_t sb,
-                                                  int64_t m0, int64_t n0, int64_t k0)
+__device__ __forceinline__ void gq_mma_load_slot(const gq_mma_params &p, uint32_t slot, int64_t m0,
+                                                 int64_t n0, int64_t kt, int64_t kt1)
 {
-	constexpr int BM = C::BM, BN = C::BN, BK = C::BK, T = C::THREADS;
-	constexpr int A_CHUNKS = BM * BK / 8, B_CHUNKS = BN * BK / 8;
-	const int tid = threadIdx.x;
+	constexpr int BK = C::BK, T = C::THREADS;
+	constexpr int A_CHUNKS = C::BM * BK / 8, B_CHUNKS = C::BN * BK / 8;
+	constexpr int TILE_CHUNKS = A_CHUNKS + B_CHUNKS;
+	const int64_t k0 = kt * BK;
+	const int tiles = kt1 - kt < C::KG ? (int)(kt1 - kt) : C::KG;
 #pragma unroll
-	for (int i = 0; i < (A_CHUNKS + T - 1) / T; i++) {
-		const int idx = tid + i * T;
-		if (A_CHUNKS % T == 0 || idx < A_CHUNKS) {
-			int r, col, dm, dk;
-			gq_mma_a_chunk<C, A_K>(idx, &r, &col, &dm, &dk);
-			const int64_t gm = m0 + dm, gk = k0 + dk;
-			const bool ok = gm < p.m && gk < p.k;
-			const int64_t at = A_K ? gm * p.k + gk : gk * p.m + gm;
-			gq_mma_cp_async16(sa + gq_mma_offset < A_K ? BK : BM > (r, col),
-			                  ok ? p.a + at : p.a, ok);
+	for (int i = 0; i < (TILE_CHUNKS + T - 1) / T; i++) {
+		const int c = (int)threadIdx.x + i * T;
+		if (TILE_CHUNKS % T != 0 && c >= TILE_CHUNKS)
+			break;
+		const bool is_a = c < A_CHUNKS;
+		int r, col, dmn, dk;
+		uint32_t at_smem;
+		int64_t at, kstride;
+		bool in_rows;
+		const uint16_t *base;
+		if (is_a) {
+			gq_mma_a_chunk<C, A_K>(c, &r, &col, &dmn, &dk);
+			const int64_t gm = m0 + dmn;
+			in_rows = gm < p.m;
+			at = A_K ? gm * p.k + k0 + dk : (k0 + dk) * p.m + gm;
+			kstride = A_K ? BK : BK * p.m;
+			at_smem = gq_mma_offset < A_K ? BK : C::BM > (r, col);
+			base = p.a;
+		} else {
+			gq_mma_b_chunk<C, B_K>(c - A_CHUNKS, &r, &col, &dmn, &dk);
+			const int64_t gn = n0 + dmn;
+			in_rows = gn < p.n;
+			at = B_K ? gn * p.k + k0 + dk : (k0 + dk) * p.n + gn;
+			kstride = B_K ? BK : BK * p.n;
+			at_smem = C::A_STAGE_BYTES + gq_mma_offset < B_K ? BK : C::BN > (r, col);
+			base = p.b;
 		}
-	}
 #pragma unroll
-	for (int i = 0; i < (B_CHUNKS + T - 1) / T; i++) {
-		const int idx = tid + i * T;
-		if (B_CHUNKS % T == 0 || idx < B_CHUNKS) {
-			int r, col, dn, dk;
-			gq_mma_b_chunk<C, B_K>(idx, &r, &col, &dn, &dk);
-			const int64_t gn = n0 + dn, gk = k0 + dk;
-			const bool ok = gn < p.n && gk < p.k;
-			const int64_t at = B_K ? gn * p.k + gk : gk * p.n + gn;
-			gq_mma_cp_async16(sb + gq_mma_offset < B_K ? BK : BN > (r, col),
-			                  ok ? p.b + at : p.b, ok);
+		for (int t = 0; t < C::KG; t++) {
+			if (t >= tiles)
+				break;
+			const bool ok = in_rows && k0 + t * BK + dk < p.k;
+			gq_mma_cp_async16(slot + t * C::STAGE_BYTES + at_smem,
+			                  ok ? base + at + t * kstride : base, ok);
 		}
 	}
 }
 
-/* acc += the mma of one landed stage (BK = 32: two k16 steps); fragments as gq_mma_a_frag and
- * gq_mma_b_frag say. */
+/* acc += the mma of one landed stage (BK = 32: two k16 steps) for the warp at (warp_m, warp_n) of
+ * its group; fragments as gq_mma_a_frag and gq_mma_b_frag say. */
 template <class C, bool A_K, bool B_K>
 __device__ __forceinline__ void gq_mma_compute_stage(uint32_t sa, uint32_t sb, int warp_m,
                                                      int warp_n, int lane,
@@ -292,52 +286,129 @@ __device__ __forceinline__ void gq_mma_compute_stage(uint32_t sa, uint32_t sb, i
 	}
 }
 
-/* acc = Σ over K-tiles [kt0, kt1) of the block at (m0, n0); acc must be zero on entry. Returns with
- * every cp.async drained and the CTA synchronized, so shared memory may be refilled at once. */
+template <class C> __device__ __forceinline__ void gq_mma_zero(float (&x)[C::MI][C::NI][4])
+{
+#pragma unroll
+	for (int mi = 0; mi < C::MI; mi++)
+#pragma unroll
+		for (int ni = 0; ni < C::NI; ni++)
+			x[mi][ni][0] = x[mi][ni][1] = x[mi][ni][2] = x[mi][ni][3] = 0.f;
+}
+
+/* sum += acc (FP32, round to nearest), then acc = 0: the end of an accumulation chunk. */
+template <class C>
+__device__ __forceinline__ void gq_mma_fold(float (&sum)[C::MI][C::NI][4],
+                                            float (&acc)[C::MI][C::NI][4])
+{
+#pragma unroll
+	for (int mi = 0; mi < C::MI; mi++)
+#pragma unroll
+		for (int ni = 0; ni < C::NI; ni++)
+#pragma unroll
+			for (int e = 0; e < 4; e++) {
+				sum[mi][ni][e] = __fadd_rn(sum[mi][ni][e], acc[mi][ni][e]);
+				acc[mi][ni][e] = 0.f;
+			}
+}
+
+/* sum = Σ over K-tiles [kt0, kt1) of the block at (m0, n0), for this thread's warp group (group g
+ * takes K-tiles kt0 + g, kt0 + g + KG, …); chunks of GQ_MMA_CHUNK_KTILES of them are accumulated
+ * by the tensor cores and added into sum. Returns with every cp.async drained and the CTA
+ * synchronized, so shared memory may be reused at once. */
 template <class C, bool A_K, bool B_K>
 __device__ __forceinline__ void gq_mma_mainloop(const gq_mma_params &p, uint32_t smem, int64_t m0,
                                                 int64_t n0, int64_t kt0, int64_t kt1,
-                                                float (&acc)[C::MI][C::NI][4])
+                                                float (&sum)[C::MI][C::NI][4])
 {
-	const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-	const int warp_m = warp / C::WARPS_N, warp_n = warp % C::WARPS_N;
-	const int nkt = (int)(kt1 - kt0);
+	constexpr int KG = C::KG, FLIGHT = C::FLIGHT;
+	constexpr uint32_t SLOT_BYTES = KG * C::STAGE_BYTES;
+	const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
+	const int group = warp / C::GROUP_WARPS, gw = warp % C::GROUP_WARPS;
+	const int warp_m = gw / C::WARPS_N, warp_n = gw % C::WARPS_N;
+	const int nkt = kt1 > kt0 ? (int)(kt1 - kt0) : 0;
+	const int iters = (nkt + KG - 1) / KG;
+	float acc[C::MI][C::NI][4];
+	gq_mma_zero<C>(acc);
+	gq_mma_zero<C>(sum);
 #pragma unroll
-	for (int s = 0; s < C::STAGES - 1; s++) {
-		if (s < nkt) {
-			const uint32_t sa = smem + s * C::STAGE_BYTES;
-			gq_mma_load_stage<C, A_K, B_K>(p, sa, sa + C::A_STAGE_BYTES, m0, n0,
-			                               (kt0 + s) * C::BK);
-		}
+	for (int s = 0; s < FLIGHT - 1; s++) {
+		if (s < iters)
+			gq_mma_load_slot<C, A_K, B_K>(p, smem + s * SLOT_BYTES, m0, n0,
+			                              kt0 + s * KG, kt1);
 		gq_mma_cp_async_commit();
 	}
-	int read = 0, write = C::STAGES - 1; /* the stages of K-tiles i and i + STAGES − 1 */
-	for (int i = 0; i < nkt; i++) {
-		gq_mma_cp_async_wait<C::STAGES - 2>();
+	int read = 0, write = FLIGHT - 1, chunk = 0; /* the slots of iterations i, i + FLIGHT − 1 */
+	for (int i = 0; i < iters; i++) {
+		gq_mma_cp_async_wait<FLIGHT - 2>();
 		__syncthreads();
-		if (i + C::STAGES - 1 < nkt) {
-			const uint32_t sa = smem + write * C::STAGE_BYTES;
-			gq_mma_load_stage<C, A_K, B_K>(p, sa, sa + C::A_STAGE_BYTES, m0, n0,
-			                               (kt0 + i + C::STAGES - 1) * C::BK);
-		}
+		if (i + FLIGHT - 1 < iters)
+			gq_mma_load_slot<C, A_K, B_K>(p, smem + write * SLOT_BYTES, m0, n0,
+			                              kt0 + (int64_t)(i + FLIGHT - 1) * KG, kt1);
 		gq_mma_cp_async_commit();
-		const uint32_t sa = smem + read * C::STAGE_BYTES;
-		gq_mma_compute_stage<C, A_K, B_K>(sa, sa + C::A_STAGE_BYTES, warp_m, warp_n, lane,
-		                                  acc);
+		if (i * KG + group < nkt) {
+			const uint32_t sa = smem + read * SLOT_BYTES + group * C::STAGE_BYTES;
+			gq_mma_compute_stage<C, A_K, B_K>(sa, sa + C::A_STAGE_BYTES, warp_m, warp_n,
+			                                  lane, acc);
+		}
+		if (++chunk == GQ_MMA_CHUNK_KTILES) {
+			gq_mma_fold<C>(sum, acc);
+			chunk = 0;
+		}
 		write = read;
-		read = read + 1 == C::STAGES ? 0 : read + 1;
+		read = read + 1 == FLIGHT ? 0 : read + 1;
 	}
+	gq_mma_fold<C>(sum, acc);
 	gq_mma_cp_async_wait<0>();
 	__syncthreads();
 }
 
-/* The epilogue of a block at (m0, n0) by mode (GQ_MMA_STREAMK: slot != NULL takes the whole tile
- * as BM×BN FP32, else the tile is whole and goes to out). Outputs outside [M,N] are not written.
- * N is a multiple of 8, so a pair (c, c+1) is either wholly inside or wholly outside. */
+/* Sliced K: groups 1..KG−1 store their sums to shared memory (free after the main loop), group 0
+ * adds them in group order. Thread t of a group writes float4 r of its sums at
+ * [(g − 1)·R + r]·GROUP_THREADS + t, so the accesses of a warp are consecutive. Ends with a
+ * __syncthreads, so shared memory may be refilled after it. */
+template <class C>
+__device__ __forceinline__ void gq_mma_reduce_groups(uint8_t *shared, float (&sum)[C::MI][C::NI][4])
+{
+	if (C::KG == 1)
+		return;
+	constexpr int R = C::MI * C::NI;
+	float4 *x = reinterpret_cast<float4 *>(shared);
+	const int group = (int)threadIdx.x / C::GROUP_THREADS,
+	          t = (int)threadIdx.x % C::GROUP_THREADS;
+	if (group > 0)
+#pragma unroll
+		for (int mi = 0; mi < C::MI; mi++)
+#pragma unroll
+			for (int ni = 0; ni < C::NI; ni++)
+				x[((group - 1) * R + mi * C::NI + ni) * C::GROUP_THREADS + t] =
+				    make_float4(sum[mi][ni][0], sum[mi][ni][1], sum[mi][ni][2],
+				                sum[mi][ni][3]);
+	__syncthreads();
+	if (group == 0)
+		for (int g = 1; g < C::KG; g++)
+#pragma unroll
+			for (int mi = 0; mi < C::MI; mi++)
+#pragma unroll
+				for (int ni = 0; ni < C::NI; ni++) {
+					const float4 v =
+					    x[((g - 1) * R + mi * C::NI + ni) * C::GROUP_THREADS +
+					      t];
+					sum[mi][ni][0] = __fadd_rn(sum[mi][ni][0], v.x);
+					sum[mi][ni][1] = __fadd_rn(sum[mi][ni][1], v.y);
+					sum[mi][ni][2] = __fadd_rn(sum[mi][ni][2], v.z);
+					sum[mi][ni][3] = __fadd_rn(sum[mi][ni][3], v.w);
+				}
+	__syncthreads();
+}
+
+/* The epilogue of a block at (m0, n0) by mode, run by the threads of warp group 0
+ * (GQ_MMA_STREAMK: slot != NULL takes the whole tile as BM×BN FP32, else the tile is whole and
+ * goes to out). Outputs outside [M,N] are not written. N is a multiple of 8, so a pair (c, c+1)
+ * is either wholly inside or wholly outside. */
 template <class C>
 __device__ __forceinline__ void gq_mma_epilogue(const gq_mma_params &p, int mode, int64_t m0,
                                                 int64_t n0, int split, float *slot,
-                                                const float (&acc)[C::MI][C::NI][4])
+                                                const float (&sum)[C::MI][C::NI][4])
 {
 #pragma unroll
 	for (int mi = 0; mi < C::MI; mi++)
@@ -346,10 +417,10 @@ __device__ __forceinline__ void gq_mma_epilogue(const gq_mma_params &p, int mode
 #pragma unroll
 			for (int h = 0; h < 2; h++) {
 				int r, c;
-				gq_mma_acc_position<C>(threadIdx.x >> 5, threadIdx.x & 31, mi, ni,
-				                       h, &r, &c);
+				gq_mma_acc_position<C>((int)threadIdx.x >> 5, (int)threadIdx.x & 31,
+				                       mi, ni, h, &r, &c);
 				const float2 v =
-				    make_float2(acc[mi][ni][2 * h], acc[mi][ni][2 * h + 1]);
+				    make_float2(sum[mi][ni][2 * h], sum[mi][ni][2 * h + 1]);
 				if (slot) {
 					*reinterpret_cast<float2 *>(slot + r * C::BN + c) = v;
 					continue;
@@ -373,52 +444,46 @@ __device__ __forceinline__ void gq_mma_epilogue(const gq_mma_params &p, int mode
 			}
 }
 
-/* The GEMM kernel (modes: gemm_mma.h). Split modes: block (x, y, z) = (N tile, M tile, split). */
+/* The GEMM kernel (modes: gemm_mma.h). Split modes: blockIdx.z is the split, (x, y) the tile. */
 template <int BM, int BN, bool A_K, bool B_K>
-__global__ void __launch_bounds__(gq_mma_config<BM, BN>::THREADS)
+__global__ void __launch_bounds__(gq_mma_config<BM, BN>::THREADS, gq_mma_config<BM, BN>::MIN_CTAS)
     gq_mma_gemm_kernel(const gq_mma_params p)
 {
 	using C = gq_mma_config<BM, BN>;
 	extern __shared__ __align__(128) uint8_t gq_mma_smem[];
 	const uint32_t smem = (uint32_t)__cvta_generic_to_shared(gq_mma_smem);
-	float acc[C::MI][C::NI][4];
+	const bool lead = threadIdx.x < C::GROUP_THREADS; /* warp group 0 runs the epilogue */
+	float sum[C::MI][C::NI][4];
 
 	if (p.mode == GQ_MMA_STREAMK) {
 		const int64_t g = blockIdx.x;
-		const int64_t begin = gq_mma_sk_begin(p, g), end = gq_mma_sk_begin(p, g + 1);
+		const int64_t begin = gq_mma_sk_begin(&p, g), end = gq_mma_sk_begin(&p, g + 1);
 		for (int64_t it = begin; it < end;) {
-			int64_t tile, kt0, kt1;
-			gq_mma_sk_segment(p, it, end, &tile, &kt0, &kt1);
-			const int64_t tm = tile / p.n_tiles, tn = tile - tm * p.n_tiles;
-#pragma unroll
-			for (int mi = 0; mi < C::MI; mi++)
-#pragma unroll
-				for (int ni = 0; ni < C::NI; ni++)
-					acc[mi][ni][0] = acc[mi][ni][1] = acc[mi][ni][2] =
-					    acc[mi][ni][3] = 0.f;
-			gq_mma_mainloop<C, A_K, B_K>(p, smem, tm * BM, tn * BN, kt0, kt1, acc);
-			float *slot = NULL;
-			if (kt0 != 0 || kt1 != p.k_tiles)
-				slot = p.ws + (2 * g + (it == begin ? 0 : 1)) * (int64_t)(BM * BN);
-			gq_mma_epilogue<C>(p, GQ_MMA_STORE, tm * BM, tn * BN, 0, slot, acc);
+			int64_t tile, kt0, kt1, tm, tn;
+			gq_mma_sk_segment(&p, it, end, &tile, &kt0, &kt1);
+			gq_mma_tile_coords(&p, tile, &tm, &tn);
+			gq_mma_mainloop<C, A_K, B_K>(p, smem, tm * BM, tn * BN, kt0, kt1, sum);
+			gq_mma_reduce_groups<C>(gq_mma_smem, sum);
+			const int64_t slot = gq_mma_sk_slot(&p, g, it, kt0, kt1);
+			if (lead)
+				gq_mma_epilogue<C>(
+				    p, GQ_MMA_STORE, tm * BM, tn * BN, 0,
+				    slot < 0 ? NULL : p.ws + slot * (int64_t)(BM * BN), sum);
 			it += kt1 - kt0;
 		}
 		return;
 	}
 
-	const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
+	const int64_t tm = p.m_fastest ? blockIdx.x : blockIdx.y;
+	const int64_t tn = p.m_fastest ? blockIdx.y : blockIdx.x;
 	const int64_t kt0 = (int64_t)blockIdx.z * p.kt_per_split;
 	const int64_t kt1 = min(p.k_tiles, kt0 + p.kt_per_split);
-#pragma unroll
-	for (int mi = 0; mi < C::MI; mi++)
-#pragma unroll
-		for (int ni = 0; ni < C::NI; ni++)
-			acc[mi][ni][0] = acc[mi][ni][1] = acc[mi][ni][2] = acc[mi][ni][3] = 0.f;
-	if (kt0 < kt1)
-		gq_mma_mainloop<C, A_K, B_K>(p, smem, m0, n0, kt0, kt1, acc);
-	else if (p.mode == GQ_MMA_ATOMIC)
+	if (kt0 >= kt1 && p.mode == GQ_MMA_ATOMIC)
 		return; /* an empty split adds nothing */
-	gq_mma_epilogue<C>(p, p.mode, m0, n0, (int)blockIdx.z, NULL, acc);
+	gq_mma_mainloop<C, A_K, B_K>(p, smem, tm * BM, tn * BN, kt0, kt1, sum);
+	gq_mma_reduce_groups<C>(gq_mma_smem, sum);
+	if (lead)
+		gq_mma_epilogue<C>(p, p.mode, tm * BM, tn * BN, (int)blockIdx.z, NULL, sum);
 }
 
 /* Describe the kernel <BM, BN, A_K, B_K> of layout into k. */
@@ -432,10 +497,12 @@ static void gq_mma_describe(int layout, gq_mma_kernel *k)
 	k->bn = BN;
 	k->threads = C::THREADS;
 	k->stages = C::STAGES;
+	k->k_groups = C::KG;
 	k->smem_bytes = C::SMEM_BYTES;
 }
 
-/* The nine tile shapes of one layout. Returns 0, or -1 for a shape that is not compiled. */
+/* The GQ_MMA_TILE_COUNT tile shapes of one layout. Returns 0, or -1 for a shape that is not
+ * compiled. */
 template <bool A_K, bool B_K>
 static int gq_mma_table_find(int layout, int bm, int bn, gq_mma_kernel *k)
 {
@@ -463,9 +530,6 @@ static int gq_mma_table_find(int layout, int bm, int bn, gq_mma_kernel *k)
 		return 0;
 	case 128128:
 		gq_mma_describe<128, 128, A_K, B_K>(layout, k);
-		return 0;
-	case 128256:
-		gq_mma_describe<128, 256, A_K, B_K>(layout, k);
 		return 0;
 	default:
 		return -1;

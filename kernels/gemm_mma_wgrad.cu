@@ -3,8 +3,9 @@
  * A stored [K,M] (g), B stored [K,N] (x): both MN-major (ldmatrix.trans), K = T the outer
  * dimension; wgrad and router_wgrad.
  *
- * Kernels: gq_mma_gemm_kernel<BM, BN, false, false> for BM ∈ {32, 64, 128} × BN ∈ {64, 128, 256}
- * (gemm_mma_kernel.cuh). One file per layout so that the build compiles the layouts in parallel.
+ * Kernels: gq_mma_gemm_kernel<BM, BN, false, false> for the GQ_MMA_TILE_COUNT tile shapes of
+ * gemm_mma.h (gemm_mma_kernel.cuh). One file per layout so that the build compiles the layouts in
+ * parallel.
  */
 #include "gemm_mma_kernel.cuh"
 

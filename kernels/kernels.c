@@ -5,7 +5,10 @@
  *   BM = 32, 64 or 128: the smallest that covers M, capped at 128. For the memory-bound wgrad
  *        (M = d_out ≤ 128) one block row covers all of M, so x is read from HBM exactly once.
  *   BN = the name's block_n (gemmq:split), else 64, 128 or 256: the smallest that covers N,
- *        capped at 256.
+ *        capped at 256, and at 128 when BM = 128 (no 128×256 kernel: gemm_mma.h). gemmq:split's
+ *        block_n 256 with M > 64 takes BM = 64.
+ *   raster: the M tiles run fastest when N > M (the B operand, N·K, is the larger one: its tiles
+ *        are then read by consecutive CTAs and shared in L2), else the N tiles.
  *   target CTAs = SMs · min(CTAs per SM, 2).
  * gemmq:det splits K only when the tiles fill less than half of the target: S = target / tiles,
  * at most k_tiles / 4 (four K-tiles of 32 per split) and 32. gemmq:streamk runs
@@ -180,10 +183,12 @@ static gq_status check_problem(const char *program, const gemmq_problem *p, gq_e
 		                    ") and B (%" PRId64 ") and N (%" PRId64
 		                    ") must be multiples of 8",
 		                    program, a_inner, b_inner, p->n);
-	if (p->m > (int64_t)65535 * 128) /* gridDim.y counts M tiles of 128 */
+	/* gridDim.y counts the M tiles (of 128 when M > 64) or the N tiles (of ≥ 64) */
+	if (p->m > (int64_t)65535 * 128 || p->n > (int64_t)65535 * 64)
 		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
-		                    "%s: M=%" PRId64 " is more than the grid allows (%d)", program,
-		                    p->m, 65535 * 128);
+		                    "%s: M=%" PRId64 " N=%" PRId64
+		                    " is more than the grid allows (M ≤ %d, N ≤ %d)",
+		                    program, p->m, p->n, 65535 * 128, 65535 * 64);
 	return GQ_OK;
 }
 
@@ -220,8 +225,14 @@ static int block_n_for(int64_t n)
 static gq_status plan(const kern_program *kp, const gemmq_problem *p, kern_instance *inst,
                       gq_error *err)
 {
-	const int bm = block_m_for(p->m);
-	const int bn = kp->kind == KERN_SPLIT ? kp->block_n : block_n_for(p->n);
+	int bm = block_m_for(p->m);
+	int bn = kp->kind == KERN_SPLIT ? kp->block_n : block_n_for(p->n);
+	if (bm == 128 && bn == 256) {
+		if (kp->kind == KERN_SPLIT)
+			bm = 64;
+		else
+			bn = 128;
+	}
 	if (gq_mma_kernel_find((gq_mma_layout)layout_of(p), bm, bn, &inst->kernel) != 0)
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "no kernel compiled for %dx%d",
 		                    bm, bn);
@@ -243,6 +254,7 @@ static gq_status plan(const kern_program *kp, const gemmq_problem *p, kern_insta
 	q->m_tiles = (int32_t)ceil_div(p->m, bm);
 	q->n_tiles = (int32_t)ceil_div(p->n, bn);
 	q->out_fp32 = p->out_dtype == 1;
+	q->m_fastest = p->n > p->m;
 	inst->count = p->m * p->n;
 	const int64_t tiles = (int64_t)q->m_tiles * q->n_tiles;
 
@@ -276,7 +288,9 @@ static gq_status plan(const kern_program *kp, const gemmq_problem *p, kern_insta
 	q->kt_per_split = (int32_t)ceil_div(q->k_tiles, splits);
 	splits = ceil_div(q->k_tiles, q->kt_per_split);
 	inst->splits = (int)splits;
-	inst->grid[0] = q->n_tiles, inst->grid[1] = q->m_tiles, inst->grid[2] = (int)splits;
+	inst->grid[0] = q->m_fastest ? q->m_tiles : q->n_tiles;
+	inst->grid[1] = q->m_fastest ? q->n_tiles : q->m_tiles;
+	inst->grid[2] = (int)splits;
 	if (splits == 1)
 		q->mode = GQ_MMA_STORE;
 	else if (kp->kind == KERN_DET) {
