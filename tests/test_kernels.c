@@ -1,10 +1,14 @@
 /* test_kernels.c: what the gemmq:* programs promise without a GPU (their GPU behaviour is
  * tests/gpu/test_gpu_kernels.c): the families and their patterns, strict name parsing, the
- * declared determinism, and supports() refusing points they cannot run before any device query.
+ * declared determinism, supports() refusing points they cannot run before any device query, and
+ * the stream-K geometry of gemm_mma.h (every (tile, K-tile) iteration computed once, every split
+ * tile summed once, from the right slots, in K order).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "gemm_mma.h"
 #include "kernels.h"
 
 /* Open name, expecting success; returns the program (NULL on failure). */
@@ -129,11 +133,132 @@ static void test_supports_refuses(void)
 	prog->destroy(prog->ctx);
 }
 
+/* The tile index ↔ (M tile, N tile) map is a bijection in both raster orders. */
+static void test_tile_coords(void)
+{
+	for (int fastest = 0; fastest < 2; fastest++) {
+		gq_mma_params p = {.m_tiles = 3, .n_tiles = 5, .m_fastest = fastest};
+		int seen[3][5] = {{0}};
+		for (int64_t t = 0; t < 15; t++) {
+			int64_t tm, tn;
+			gq_mma_tile_coords(&p, t, &tm, &tn);
+			CHECK(tm >= 0 && tm < 3 && tn >= 0 && tn < 5);
+			if (tm >= 0 && tm < 3 && tn >= 0 && tn < 5)
+				seen[tm][tn]++;
+			if (t == 1) /* the second tile moves along the fastest dimension */
+				CHECK(fastest ? tm == 1 && tn == 0 : tm == 0 && tn == 1);
+		}
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 5; j++)
+				CHECK(seen[i][j] == 1);
+	}
+}
+
+/* One stream-K decomposition, simulated: the segments the GEMM kernel computes and the slots they
+ * go to, then the parts the fixup kernel sums. Returns the number of broken rules. */
+static int check_streamk(int64_t tiles, int64_t k_tiles, int32_t ctas)
+{
+	gq_mma_params p = {.k_tiles = k_tiles, .sk_total = tiles * k_tiles, .sk_ctas = ctas};
+	int broken = 0;
+	int *covered = calloc((size_t)(tiles * k_tiles), sizeof(int));
+	int *stored = calloc((size_t)tiles, sizeof(int)); /* whole-tile stores by the GEMM kernel */
+	int *fixed = calloc((size_t)tiles, sizeof(int));  /* stores by the fixup */
+	/* slot s → the segment written there: tile, kt0, kt1 (tile -1: unused) */
+	int64_t(*slot)[3] = malloc(sizeof(*slot) * (size_t)(2 * ctas));
+	if (!covered || !stored || !fixed || !slot) {
+		CHECK_MSG(0, "out of memory");
+		free(covered), free(stored), free(fixed), free(slot);
+		return 1;
+	}
+	for (int64_t s = 0; s < 2 * ctas; s++)
+		slot[s][0] = -1;
+	for (int64_t g = 0; g < ctas; g++) {
+		const int64_t begin = gq_mma_sk_begin(&p, g), end = gq_mma_sk_begin(&p, g + 1);
+		broken += end <= begin; /* every CTA owns an iteration */
+		for (int64_t it = begin; it < end;) {
+			int64_t tile, kt0, kt1;
+			gq_mma_sk_segment(&p, it, end, &tile, &kt0, &kt1);
+			if (kt1 <= kt0 || tile >= tiles) {
+				broken++;
+				break;
+			}
+			for (int64_t k = kt0; k < kt1; k++)
+				covered[tile * k_tiles + k]++;
+			const int64_t s = gq_mma_sk_slot(&p, g, it, kt0, kt1);
+			if (s < 0)
+				stored[tile]++;
+			else if (s < 2 * g || s > 2 * g + 1 || slot[s][0] >= 0)
+				broken++; /* outside the CTA's two slots, or written twice */
+			else
+				slot[s][0] = tile, slot[s][1] = kt0, slot[s][2] = kt1;
+			it += kt1 - kt0;
+		}
+	}
+	for (int64_t i = 0; i < tiles * k_tiles; i++)
+		broken += covered[i] != 1;
+	for (int64_t g = 1; g < ctas; g++) {
+		int64_t tile, first;
+		if (!gq_mma_sk_fixup_tile(&p, g, &tile, &first))
+			continue;
+		if (tile < 0 || tile >= tiles) {
+			broken++;
+			continue;
+		}
+		fixed[tile]++;
+		/* The parts in the fixup's order must tile [0, k_tiles) of this tile in K order. */
+		int64_t next = 0;
+		if (first < 0 || first >= 2 * ctas || slot[first][0] != tile || slot[first][1] != 0)
+			broken++;
+		else
+			next = slot[first][2];
+		const int64_t t1 = (tile + 1) * k_tiles;
+		for (int64_t c = g; c < ctas && gq_mma_sk_begin(&p, c) < t1; c++) {
+			if (slot[2 * c][0] != tile || slot[2 * c][1] != next) {
+				broken++;
+				break;
+			}
+			next = slot[2 * c][2];
+		}
+		broken += next != k_tiles;
+	}
+	for (int64_t t = 0; t < tiles; t++)
+		broken += stored[t] + fixed[t] != 1;
+	free(covered), free(stored), free(fixed), free(slot);
+	return broken;
+}
+
+static void test_streamk_geometry(void)
+{
+	/* (tiles, k_tiles, CTAs ≤ tiles·k_tiles, as plan() in kernels.c makes them): fewer CTAs
+	 * than tiles, many CTAs per tile, CTAs that span three tiles, boundaries on tile starts,
+	 * one CTA, one iteration per CTA, and the plans of the H200 router_wgrad and wgrad points
+	 * (264 CTAs). */
+	static const int64_t cases[][3] = {
+	    {4, 506, 264}, {16, 2049, 264}, {32, 506, 264}, {1, 1, 1},      {1, 7, 7},
+	    {3, 5, 2},     {5, 3, 4},       {10, 10, 20},   {7, 13, 90},    {64, 33, 264},
+	    {2, 3, 6},     {9, 4, 12},      {128, 17, 264}, {20, 2049, 132}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const int broken = check_streamk(cases[i][0], cases[i][1], (int32_t)cases[i][2]);
+		CHECK_MSG(
+		    broken == 0, "stream-K tiles %lld k_tiles %lld CTAs %lld: %d rules broken",
+		    (long long)cases[i][0], (long long)cases[i][1], (long long)cases[i][2], broken);
+	}
+	/* Every small geometry. */
+	int broken = 0;
+	for (int64_t tiles = 1; tiles <= 6; tiles++)
+		for (int64_t kt = 1; kt <= 9; kt++)
+			for (int64_t g = 1; g <= tiles * kt; g++)
+				broken += check_streamk(tiles, kt, (int32_t)g) != 0;
+	CHECK_MSG(broken == 0, "%d small stream-K geometries broken", broken);
+}
+
 int main(void)
 {
 	test_families();
 	test_names();
 	test_determinism_flags();
 	test_supports_refuses();
+	test_tile_coords();
+	test_streamk_geometry();
 	return gq_check_exit("test_kernels");
 }
