@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd_time.h"
 #include "cupti_timer.h"
@@ -153,8 +154,13 @@ int gq_time_worker_main(int argc, char **argv)
 		if (s == GQ_OK)
 			gq_worker_report(status_fd, "end", index);
 		if (s == GQ_OK && rs != GQ_OK) {
-			s = rs;
-			err = run_err;
+			/* The device or CUPTI is broken: no teardown (freeing on a faulted context,
+			 * or CUPTI's flush at exit, can hang), just the reason and the exit status.
+			 */
+			fclose(f);
+			int code = fail(&run_err);
+			fflush(NULL);
+			_exit(code);
 		}
 	}
 	if (f)
