@@ -1,4 +1,5 @@
-/* programs_cublas.c: cublas:default, cublaslt:heuristic, cublaslt:algo:<i> (see programs_cublas.h).
+/* programs_cublas.c: cublas:default, cublaslt:heuristic, cublaslt:algo:<i>, cublaslt:top8 (see
+ * programs_cublas.h).
  *
  * Internal functions return gq_status and fill a gq_error through the check macros of
  * cuda_check.h; the program functions of the ABI turn that into "<program>: <where>: <message>".
@@ -7,6 +8,7 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,11 @@
 
 #include "cuda_check.h"
 
-typedef enum lib_kind { LIB_CUBLAS = 0, LIB_LT_HEURISTIC, LIB_LT_ALGO } lib_kind;
+typedef enum lib_kind { LIB_CUBLAS = 0, LIB_LT_HEURISTIC, LIB_LT_ALGO, LIB_LT_TOP8 } lib_kind;
+
+/* cublaslt:top8's choice: warm-up launches, then timed launches per algorithm (the median). */
+#define TOP8_WARMUP 2
+#define TOP8_TIMED  5
 
 typedef struct lib_program {
 	gemmq_program program; /* program.ctx points back at this struct */
@@ -57,6 +63,7 @@ typedef struct lt_choice {
 	int32_t id, splitk;
 	uint32_t tile, stages, reduction, swizzle, custom;
 	uint16_t inner, cluster;
+	float top8_ms[GQ_CUBLASLT_ALGOS]; /* cublaslt:top8: each result's median, ms (< 0: none) */
 } lt_choice;
 
 #define LIB_INSTANCE_MAGIC 0x676d6c62u
@@ -91,7 +98,8 @@ static void gemm_geometry(const gemmq_problem *p, geometry *g)
 	g->out_type = p->out_dtype == 1 ? CUDA_R_32F : CUDA_R_16BF;
 }
 
-/* Parse "cublas:default", "cublaslt:heuristic", "cublaslt:algo:<i>". GQ_OK or GQ_ERR_INPUT. */
+/* Parse "cublas:default", "cublaslt:heuristic", "cublaslt:algo:<i>", "cublaslt:top8". GQ_OK or
+ * GQ_ERR_INPUT. */
 static gq_status parse_name(const char *name, lib_kind *kind, int *index, gq_error *err)
 {
 	static const char algo[] = "cublaslt:algo:";
@@ -100,6 +108,8 @@ static gq_status parse_name(const char *name, lib_kind *kind, int *index, gq_err
 		*kind = LIB_CUBLAS;
 	else if (strcmp(name, "cublaslt:heuristic") == 0)
 		*kind = LIB_LT_HEURISTIC;
+	else if (strcmp(name, "cublaslt:top8") == 0)
+		*kind = LIB_LT_TOP8;
 	else if (strncmp(name, algo, sizeof(algo) - 1) == 0) {
 		const char *digits = name + sizeof(algo) - 1;
 		*kind = LIB_LT_ALGO;
@@ -270,15 +280,18 @@ static gq_status lt_choice_describe(lt_choice *c, gq_error *err)
 	return s;
 }
 
-/* Ask the heuristic with pref (already set) and pick the program's result into c. */
+/* Ask the heuristic with pref (already set) and pick the program's result into c (cublaslt:top8:
+ * the first; lt_time_top8 then picks the fastest). results (may be NULL) receives every result. */
 static gq_status lt_heuristic(cublasLtHandle_t lt, const lt_ops *o, cublasLtMatmulPreference_t pref,
-                              const lib_program *lp, lt_choice *c, gq_error *err)
+                              const lib_program *lp, lt_choice *c,
+                              cublasLtMatmulHeuristicResult_t *all, gq_error *err)
 {
-	cublasLtMatmulHeuristicResult_t results[GQ_CUBLASLT_ALGOS];
+	cublasLtMatmulHeuristicResult_t local[GQ_CUBLASLT_ALGOS];
+	cublasLtMatmulHeuristicResult_t *results = all ? all : local;
 	int returned = 0;
-	memset(results, 0, sizeof(results));
+	memset(results, 0, sizeof(local));
 	c->requested = lp->kind == LIB_LT_HEURISTIC ? 1 : GQ_CUBLASLT_ALGOS;
-	c->index = lp->kind == LIB_LT_HEURISTIC ? 0 : lp->index;
+	c->index = lp->kind == LIB_LT_ALGO ? lp->index : 0;
 	cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(lt, o->desc, o->a, o->b, o->c, o->c,
 	                                                   pref, c->requested, results, &returned);
 	/* NOT_SUPPORTED: no heuristic exists for this configuration, the same as 0 results. */
@@ -312,15 +325,17 @@ static gq_status lt_heuristic(cublasLtHandle_t lt, const lt_ops *o, cublasLtMatm
 	return lt_choice_describe(c, err);
 }
 
-/* Choose the program's algorithm for ops o with the operands' alignments. */
+/* Choose the program's algorithm for ops o with the operands' alignments; results (may be NULL)
+ * receives every heuristic result. */
 static gq_status lt_choose(cublasLtHandle_t lt, const lt_ops *o, const lib_program *lp,
-                           const uint32_t align[3], lt_choice *c, gq_error *err)
+                           const uint32_t align[3], lt_choice *c,
+                           cublasLtMatmulHeuristicResult_t *results, gq_error *err)
 {
 	cublasLtMatmulPreference_t pref = NULL;
 	GQ_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref), err);
 	gq_status s = lt_preference_set(pref, align, err);
 	if (s == GQ_OK)
-		s = lt_heuristic(lt, o, pref, lp, c, err);
+		s = lt_heuristic(lt, o, pref, lp, c, results, err);
 	(void)cublasLtMatmulPreferenceDestroy(pref);
 	return s;
 }
@@ -341,7 +356,7 @@ static gq_status supports_impl(lib_program *lp, const gemmq_problem *p, gq_error
 		const uint32_t align[3] = {256, 256, 256};
 		lt_choice c;
 		memset(&c, 0, sizeof(c));
-		s = lt_choose(lp->lt, &o, lp, align, &c, err);
+		s = lt_choose(lp->lt, &o, lp, align, &c, NULL, err);
 	}
 	lt_ops_destroy(&o);
 	return s;
@@ -372,6 +387,93 @@ static void lib_release(void *instance)
 	free(in);
 }
 
+/* The median of TOP8_TIMED launches of algorithm algo on io, in ms, on stream with events
+ * e[0..2·TOP8_TIMED). NAN when a launch is refused (cuBLASLt may reject a result at run time). */
+static gq_status time_algo(lib_instance *in, const gemmq_operands *io,
+                           const cublasLtMatmulAlgo_t *algo, cudaStream_t stream, cudaEvent_t *e,
+                           float *median_ms, gq_error *err)
+{
+	const float alpha = 1.0f, beta = 0.0f;
+	*median_ms = NAN;
+	for (int i = 0; i < TOP8_WARMUP + TOP8_TIMED; i++) {
+		int timed = i - TOP8_WARMUP;
+		if (timed >= 0)
+			GQ_CUDA_CHECK(cudaEventRecord(e[2 * timed], stream), err);
+		cublasStatus_t st =
+		    cublasLtMatmul(in->lt, in->ops.desc, &alpha, io->b, in->ops.a, io->a, in->ops.b,
+		                   &beta, io->out, in->ops.c, io->out, in->ops.c, algo,
+		                   in->workspace, GQ_CUBLAS_WORKSPACE_BYTES, stream);
+		if (st != CUBLAS_STATUS_SUCCESS)
+			return GQ_OK;
+		if (timed >= 0)
+			GQ_CUDA_CHECK(cudaEventRecord(e[2 * timed + 1], stream), err);
+	}
+	GQ_CUDA_CHECK(cudaStreamSynchronize(stream), err);
+	float ms[TOP8_TIMED];
+	for (int t = 0; t < TOP8_TIMED; t++)
+		GQ_CUDA_CHECK(cudaEventElapsedTime(&ms[t], e[2 * t], e[2 * t + 1]), err);
+	/* Insertion sort: TOP8_TIMED values. */
+	for (int a = 1; a < TOP8_TIMED; a++)
+		for (int b = a; b > 0 && ms[b] < ms[b - 1]; b--) {
+			float x = ms[b];
+			ms[b] = ms[b - 1];
+			ms[b - 1] = x;
+		}
+	*median_ms = ms[TOP8_TIMED / 2];
+	return GQ_OK;
+}
+
+/* cublaslt:top8: run each usable heuristic result on the instance's own operands (a private
+ * stream, CUDA events, TOP8_WARMUP + TOP8_TIMED launches each) and keep the one of the lowest
+ * median. Without operands (io NULL) the heuristic's first stays. */
+static gq_status lt_time_top8(lib_instance *in, const gemmq_operands *io,
+                              const cublasLtMatmulHeuristicResult_t *results, gq_error *err)
+{
+	lt_choice *c = &in->choice;
+	for (int r = 0; r < GQ_CUBLASLT_ALGOS; r++)
+		c->top8_ms[r] = -1;
+	if (!io || !io->a || !io->b || !io->out)
+		return GQ_OK;
+	cudaStream_t stream = NULL;
+	cudaEvent_t e[2 * TOP8_TIMED] = {0};
+	GQ_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), err);
+	gq_status s = GQ_OK;
+	for (int i = 0; i < 2 * TOP8_TIMED && s == GQ_OK; i++) {
+		cudaError_t ce = cudaEventCreate(&e[i]);
+		if (ce != cudaSuccess)
+			s = gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "cudaEventCreate: %s",
+			                 gq_cuda_error_text(ce));
+	}
+	int best = -1;
+	float best_ms = 0;
+	for (int r = 0; r < c->returned && s == GQ_OK; r++) {
+		if (results[r].state != CUBLAS_STATUS_SUCCESS ||
+		    results[r].workspaceSize > GQ_CUBLAS_WORKSPACE_BYTES)
+			continue;
+		float ms = NAN;
+		s = time_algo(in, io, &results[r].algo, stream, e, &ms, err);
+		c->top8_ms[r] = isnan(ms) ? -1 : ms;
+		if (s == GQ_OK && !isnan(ms) && (best < 0 || ms < best_ms))
+			best = r, best_ms = ms;
+	}
+	(void)cudaGetLastError();
+	for (int i = 0; i < 2 * TOP8_TIMED; i++)
+		if (e[i])
+			(void)cudaEventDestroy(e[i]);
+	(void)cudaStreamDestroy(stream);
+	if (s != GQ_OK)
+		return s;
+	if (best < 0)
+		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
+		                    "none of the heuristic's %d results ran on this problem",
+		                    c->returned);
+	c->index = best;
+	c->algo = results[best].algo;
+	c->workspace = results[best].workspaceSize;
+	c->waves = results[best].wavesCount;
+	return lt_choice_describe(c, err);
+}
+
 static gq_status prepare_impl(lib_program *lp, const gemmq_problem *p, const gemmq_operands *io,
                               lib_instance *in, gq_error *err)
 {
@@ -395,7 +497,11 @@ static gq_status prepare_impl(lib_program *lp, const gemmq_problem *p, const gem
 	if (s != GQ_OK)
 		return s;
 	const uint32_t align[3] = {in->align_b, in->align_a, in->align_out};
-	return lt_choose(in->lt, &in->ops, lp, align, &in->choice, err);
+	cublasLtMatmulHeuristicResult_t results[GQ_CUBLASLT_ALGOS];
+	s = lt_choose(in->lt, &in->ops, lp, align, &in->choice, results, err);
+	if (s == GQ_OK && lp->kind == LIB_LT_TOP8)
+		s = lt_time_top8(in, io, results, err);
+	return s;
 }
 
 static int lib_prepare(void *ctx, const gemmq_problem *p, const gemmq_operands *io, void **instance,
@@ -498,10 +604,20 @@ int gq_cublaslt_describe(const void *instance, char *buf, size_t size)
 		snprintf(buf, size,
 		         "algo %d tile %u stages %u splitK %d reduction %u swizzle %u custom %u "
 		         "inner %u "
-		         "cluster %u workspace %zu B waves %.2f (result %d of %d)",
+		         "cluster %u workspace %zu B waves %.2f (result %d of %d)%s",
 		         (int)c->id, c->tile, c->stages, (int)c->splitk, c->reduction, c->swizzle,
 		         c->custom, (unsigned)c->inner, (unsigned)c->cluster, c->workspace,
-		         (double)c->waves, c->index, c->returned);
+		         (double)c->waves, c->index, c->returned,
+		         in->kind == LIB_LT_TOP8 ? ", the fastest timed at prepare:" : "");
+	for (int r = 0; in->kind == LIB_LT_TOP8 && r < c->returned && buf && size; r++) {
+		size_t used = strlen(buf);
+		if (c->top8_ms[r] >= 0)
+			snprintf(buf + used, size - used, " %.1f", 1e3 * (double)c->top8_ms[r]);
+		else
+			snprintf(buf + used, size - used, " -");
+	}
+	if (in->kind == LIB_LT_TOP8 && buf && size && strlen(buf) + 4 < size)
+		strcat(buf, " us");
 	return 0;
 }
 
@@ -512,6 +628,10 @@ static const char *describe(lib_kind kind)
 		return "cublasGemmEx, CUBLAS_GEMM_DEFAULT, FP32 compute (what torch.mm does)";
 	case LIB_LT_HEURISTIC:
 		return "cublasLtMatmul, the heuristic's top-1, 32 MiB workspace";
+	case LIB_LT_TOP8:
+		return "cublasLtMatmul, the fastest of the heuristic's top 8 on the point (timed "
+		       "at "
+		       "prepare), 32 MiB workspace";
 	default:
 		return "cublasLtMatmul, the i-th of the heuristic's top 8, 32 MiB workspace";
 	}

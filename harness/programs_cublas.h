@@ -7,6 +7,11 @@
  *   cublaslt:heuristic  cublasLtMatmul with the heuristic's top-1 (asked for 1 result, as PyTorch
  *                       does), 32 MiB workspace allowed.
  *   cublaslt:algo:<i>   the i-th (i = 0..7) of the heuristic's results when asked for 8.
+ *   cublaslt:top8       the fastest of the heuristic's 8 results on the point: prepare runs each
+ *                       usable result on the instance's own operands (2 warm-up and 5 timed
+ *                       launches, CUDA events on a private stream, no L2 flush) and keeps the one
+ *                       of the lowest median. A quick in-process choice; gemmq time's sota arm
+ *                       makes its own, with CUPTI spans and the L2 flush (timing.h).
  * Not declared deterministic: the cuBLASLt programs (split-K reductions may be chosen).
  *
  * Row-major as column-major: out[M,N] row-major is outᵀ[N,M] column-major = opB(B)ᵀ·opA(A)ᵀ, so

@@ -65,6 +65,13 @@ static const gq_program_family base_families[] = {
      .deterministic = 0,
      .planted = 0,
      .open = gq_programs_cublas_open},
+    {.pattern = "cublaslt:top8",
+     .description = "cublasLtMatmul with the fastest of the heuristic's top 8 on the point, timed "
+                    "at prepare, 32 MiB workspace",
+     .host = 0,
+     .deterministic = 0,
+     .planted = 0,
+     .open = gq_programs_cublas_open},
     {.pattern = "cublaslt:algo:<i>",
      .description = "cublasLtMatmul with the i-th (i = 0..7) of the heuristic's top 8, 32 MiB "
                     "workspace",
@@ -102,6 +109,7 @@ static const family_syntax base_syntax[] = {
     {gq_programs_host_check, ""},
     {gq_programs_host_check, ""},
     {gq_programs_host_check, ""},
+    {gq_programs_cublas_check, ""},
     {gq_programs_cublas_check, ""},
     {gq_programs_cublas_check, ""},
     {gq_programs_cublas_check, " (i = 0..7)"},

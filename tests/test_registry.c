@@ -45,7 +45,7 @@ static void test_families(void)
 	int count = 0;
 	const gq_program_family *f = gq_registry_families(&count);
 	CHECK(f != NULL);
-	CHECK(count == 13);
+	CHECK(count == 14);
 	/* Host (reference) families come first. */
 	int seen_device = 0, host_after_device = 0;
 	for (int i = 0; i < count; i++) {
@@ -66,10 +66,11 @@ static void test_families(void)
 	                          "gemmq:streamk",
 	                          "cublas:default",
 	                          "cublaslt:heuristic",
+	                          "cublaslt:top8",
 	                          "cublaslt:algo:<i>",
 	                          "planted:fault:<T>",
 	                          "plugin:<path>:<name>"};
-	for (int i = 0; i < 13 && i < count; i++) {
+	for (int i = 0; i < 14 && i < count; i++) {
 		CHECK_MSG(strcmp(f[i].pattern, expected[i]) == 0, "family %d is %s", i,
 		          f[i].pattern);
 		CHECK(f[i].description && f[i].description[0]);
@@ -139,7 +140,7 @@ static void test_names(void)
 	const char *known =
 	    "known programs: host:ref, host:split, host:wrong:<seed>, host:unwritten, "
 	    "host:crash:<T>, "
-	    "gemmq:det, gemmq:split:n<64|128|256>:s<1..4>, gemmq:streamk, cublas:default, cublaslt:heuristic, cublaslt:algo:<i> (i = 0..7), "
+	    "gemmq:det, gemmq:split:n<64|128|256>:s<1..4>, gemmq:streamk, cublas:default, cublaslt:heuristic, cublaslt:top8, cublaslt:algo:<i> (i = 0..7), "
 	    "planted:fault:<T>, plugin:<path>:<name>";
 	expect_bad("foo:bar", "unknown program 'foo:bar'; ");
 	expect_bad("foo:bar", known);

@@ -2,7 +2,8 @@
  *
  * For fwd, dgrad and wgrad at d_in 4096, d_out 64, T ∈ {1025, 16173, 65537}, BF16 and FP32 out,
  * and the router ops at H 2048, E 64, T ∈ {1025, 16173}, FP32 out: every library program
- * (cublas:default, cublaslt:heuristic, cublaslt:algo:0..7 where the heuristic has that many) is
+ * (cublas:default, cublaslt:heuristic, cublaslt:algo:0..7 where the heuristic has that many,
+ * cublaslt:top8) is
  * prepared, launched on a stream into an output pre-filled with NaN and followed by guard bytes,
  * judged by gq_metrics_compute and gq_budget_judge (k1_bf16, k1_fp32, router_fp32), relaunched
  * (bits compared; a program declared deterministic must repeat them) and replayed from a CUDA
@@ -53,7 +54,7 @@ static int miss_count;
 static const char *const programs[] = {
     "cublas:default",  "cublaslt:heuristic", "cublaslt:algo:0", "cublaslt:algo:1",
     "cublaslt:algo:2", "cublaslt:algo:3",    "cublaslt:algo:4", "cublaslt:algo:5",
-    "cublaslt:algo:6", "cublaslt:algo:7",
+    "cublaslt:algo:6", "cublaslt:algo:7", "cublaslt:top8",
 };
 #define PROGRAM_COUNT ((int)(sizeof(programs) / sizeof(programs[0])))
 
