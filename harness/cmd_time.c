@@ -162,15 +162,11 @@ static gq_status store_point(void *user, const gq_timing_point *pt, const char *
 	return gq_timing_data_store(&sc->run->data, sc->process, pt, fatal, err);
 }
 
-/* The argument vector of a worker for process p and the given points. */
-static char **worker_argv(const run_ctx *ctx, int p, const char *raw, const int *points, int count,
-                          char *protocol, char *points_buf, size_t points_size)
+/* The argument vector of a worker for process p; points_arg is "@" and the file that lists the
+ * points in the order to time them. */
+static char **worker_argv(const run_ctx *ctx, int p, const char *raw, char *protocol,
+                          char *points_arg)
 {
-	size_t used = 0;
-	points_buf[0] = '\0';
-	for (int k = 0; k < count && used < points_size; k++)
-		used += (size_t)snprintf(points_buf + used, points_size - used, "%s%d",
-		                         k ? "," : "", points[k]);
 	const gq_timing_slot *s = &ctx->data.process[p].slot;
 	static char fd[16];
 	snprintf(fd, sizeof(fd), "%d", GQ_WORKER_STATUS_FD);
@@ -188,7 +184,7 @@ static char **worker_argv(const run_ctx *ctx, int p, const char *raw, const int 
 	                   "--raw",
 	                   raw,
 	                   "--points",
-	                   points_buf,
+	                   points_arg,
 	                   "--status-fd",
 	                   fd,
 	                   NULL};
@@ -241,8 +237,18 @@ static gq_status run_process(run_ctx *ctx, int p, gq_error *err)
 		char raw[4200], log_path[4200];
 		snprintf(raw, sizeof(raw), "%s/process%d-worker%d.jsonl", ctx->dir, p, w);
 		snprintf(log_path, sizeof(log_path), "%s/process%d-worker%d.log", ctx->dir, p, w);
-		char **argv =
-		    worker_argv(ctx, p, raw, left, count, protocol, points_buf, points_size);
+		char points_arg[4200];
+		snprintf(points_arg, sizeof(points_arg), "@%s/process%d-worker%d.points", ctx->dir,
+		         p, w);
+		size_t used = 0;
+		points_buf[0] = '\0';
+		for (int k = 0; k < count && used < points_size; k++)
+			used += (size_t)snprintf(points_buf + used, points_size - used, "%s%d",
+			                         k ? "," : "", left[k]);
+		s = write_file(points_arg + 1, points_buf, strlen(points_buf), err);
+		if (s != GQ_OK)
+			break;
+		char **argv = worker_argv(ctx, p, raw, protocol, points_arg);
 		if (!argv) {
 			s = gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 			break;
@@ -350,6 +356,8 @@ static void remove_dir(const char *dir, int process_count, int workers)
 			snprintf(path, sizeof(path), "%s/process%d-worker%d.jsonl", dir, p, w);
 			unlink(path);
 			snprintf(path, sizeof(path), "%s/process%d-worker%d.log", dir, p, w);
+			unlink(path);
+			snprintf(path, sizeof(path), "%s/process%d-worker%d.points", dir, p, w);
 			unlink(path);
 		}
 	rmdir(dir);

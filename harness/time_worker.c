@@ -1,7 +1,7 @@
 /* time_worker.c: one worker process of `gemmq time` (see cmd_time.h).
  *
  *   gemmq time --worker --protocol FILE --device N|host --layout L --order O --raw FILE
- *              --points I,J,… [--status-fd FD]
+ *              --points I,J,…|@FILE [--status-fd FD]
  *
  * Hidden: the parent starts it. CUPTI is set up before anything else touches CUDA (before the
  * device is opened), then the engine times the listed points in the listed order; each point is
@@ -35,7 +35,7 @@ static int fail(const gq_error *err)
 }
 
 /* "3,1,2" into a new array of point indices below limit. */
-static gq_status parse_points(const char *text, int limit, int **out, int *count, gq_error *err)
+static gq_status parse_list(const char *text, int limit, int **out, int *count, gq_error *err)
 {
 	*out = malloc((strlen(text) / 2 + 2) * sizeof(int));
 	*count = 0;
@@ -54,6 +54,30 @@ static gq_status parse_points(const char *text, int limit, int **out, int *count
 		p = *end ? end + 1 : end;
 	}
 	return GQ_OK;
+}
+
+/* --points: a list, or "@FILE" holding one (a long list would not fit in an argument). */
+static gq_status parse_points(const char *arg, int limit, int **out, int *count, gq_error *err)
+{
+	if (arg[0] != '@')
+		return parse_list(arg, limit, out, count, err);
+	FILE *f = fopen(arg + 1, "r");
+	char *text = NULL;
+	size_t cap = 0;
+	ssize_t n = f ? getline(&text, &cap, f) : -1;
+	if (f)
+		fclose(f);
+	*out = NULL;
+	gq_status s;
+	if (n < 0)
+		s = gq_error_set(err, GQ_ERR_INPUT, arg + 1, "cannot read the point list");
+	else {
+		while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' '))
+			text[--n] = '\0';
+		s = parse_list(text, limit, out, count, err);
+	}
+	free(text);
+	return s;
 }
 
 int gq_time_worker_main(int argc, char **argv)

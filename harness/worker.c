@@ -13,6 +13,23 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The worker being watched, for the signal handler: a parent stopped by ^C or a kill takes its
+ * worker (in a process group of its own, out of the terminal's reach) with it. */
+static volatile sig_atomic_t watched_pid;
+
+static void on_stop_signal(int sig)
+{
+	if (watched_pid > 0) {
+		kill(-(pid_t)watched_pid, SIGKILL);
+		kill((pid_t)watched_pid, SIGKILL);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define STOP_SIGNALS ((int)(sizeof(stop_signals) / sizeof(stop_signals[0])))
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -123,6 +140,11 @@ gq_status gq_worker_run(char *const argv[], const char *log_path, double timeout
 		child(argv, fds[1], log_fd);
 	}
 	setpgid(pid, pid); /* also in the parent, so kill(-pid) works at once */
+	watched_pid = pid;
+	struct sigaction stop = {.sa_handler = on_stop_signal}, old[STOP_SIGNALS];
+	sigemptyset(&stop.sa_mask);
+	for (int i = 0; i < STOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &stop, &old[i]);
 	close(fds[1]);
 	close(log_fd);
 	char buf[4096];
@@ -169,6 +191,9 @@ gq_status gq_worker_run(char *const argv[], const char *log_path, double timeout
 	close(fds[0]);
 	/* Whatever the child left running in its group. */
 	kill(-pid, SIGKILL);
+	watched_pid = 0;
+	for (int i = 0; i < STOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &old[i], NULL);
 	res->seconds = now_s() - start;
 	if (WIFEXITED(status)) {
 		res->exited = 1;

@@ -7,7 +7,8 @@
  *     "end <index>\n"     once that point is safely on disk
  * The parent reads them as they come; when the limit passes it kills the child's process group
  * (SIGKILL). The result says how the child ended and which point it had begun and not finished:
- * the point a crash, a fault or the timeout interrupted.
+ * the point a crash, a fault or the timeout interrupted. While it waits, SIGINT, SIGTERM and SIGHUP
+ * kill the child's group before they end the parent (the group is out of the terminal's reach).
  */
 #ifndef GQ_WORKER_H
 #define GQ_WORKER_H
