@@ -592,11 +592,13 @@ json_t *gq_timing_results_json(const gq_timing_data *d, const gq_stats_bootstrap
 		json_array_append_new(points, point_json(d, i, boot, &n));
 	json_object_set_new(o, "points", points);
 
-	gq_timing_band all, longer;
+	gq_timing_band all, longer, ops;
 	gq_timing_aa_band(d, -1, -1, 0, &all);
 	gq_timing_aa_band(d, -1, -1, GQ_TIMING_AA_LONG_NS, &longer);
+	gq_timing_aa_band(d, -1, GQ_STEP_OP, GQ_TIMING_AA_LONG_NS, &ops);
 	json_t *band = band_json(&all);
 	json_object_set_new(band, "at_least_10us", band_json(&longer));
+	json_object_set_new(band, "op_at_least_10us", band_json(&ops));
 	json_t *by = json_array();
 	for (int m = 0; m < GQ_MODE_COUNT; m++)
 		for (int s = 0; s < GQ_STEP_COUNT; s++) {

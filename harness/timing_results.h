@@ -27,7 +27,8 @@
  *                   speedups: [ { mode, step, baseline, new, estimate, lo, hi, level,
  *                                 processes } ],
  *                   aa: [ { mode, step, ratio, per_process } ] } ],
- *     "aa_band": { lo, hi, count, at_least_10us: { lo, hi, count },
+ *     "aa_band": { lo, hi, count, at_least_10us: { lo, hi, count } (every step whose incumbent
+ *                  takes ≥ 10 µs), op_at_least_10us: { lo, hi, count } (step op only),
  *                  by_mode_step: [ { mode, step, lo, hi, count } ] },
  *     "summary": { points, points_ok, points_error, points_pending, processes,
  *                  worker_failures, throttled_series } }
