@@ -248,6 +248,8 @@ int main(void)
 	      json_integer_value(json_object_get(band, "count")) == 3);
 	CHECK(json_integer_value(
 	          json_object_get(json_object_get(band, "at_least_10us"), "count")) == 2);
+	CHECK(json_integer_value(
+	          json_object_get(json_object_get(band, "op_at_least_10us"), "count")) == 2);
 	json_t *sum = json_object_get(t, "summary");
 	CHECK(json_integer_value(json_object_get(sum, "points_ok")) == 1 &&
 	      json_integer_value(json_object_get(sum, "points_error")) == 1 &&
