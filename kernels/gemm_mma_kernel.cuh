@@ -8,12 +8,12 @@
  *
  * Tile: BM×BN outputs per CTA, BK = 32. Every warp owns a 32×32 block of the tile as a 2×4 grid
  * of mma.sync.m16n8k16 BF16→FP32 accumulators; (BM/32)·(BN/32) warps make a warp group that covers
- * the tile. Tiles of fewer than 8 warps run KG = 8 / (their warps) warp groups side by side
+ * the tile. A CTA runs KG = WARPS / (those warps) warp groups side by side
  * (sliced K): each iteration of the main loop lands KG K-tiles, group g computes the g-th, and at
  * the end groups 1..KG−1 hand their sums to group 0 through shared memory, which adds them in group
- * order (deterministic) and runs the epilogue. So every CTA has 8 or 16 warps, enough to hide the
- * ldmatrix and mma latencies when one or two CTAs share an SM (gemmq:split:n128:s4 has 128 CTAs
- * for N = 4096: one per SM).
+ * order (deterministic) and runs the epilogue. So every CTA has 8 warps, or 16 for the tiles of
+ * BN = 256 or 128×128 and more, whose grids are small (gemmq:split:n256:s4 has 64 CTAs for
+ * N = 4096): enough to hide the ldmatrix and mma latencies with one or two CTAs per SM.
  *
  * Accumulation is two-level (gemm_mma.h): each warp accumulates GQ_MMA_CHUNK_KTILES of its
  * K-tiles in the mma accumulators acc, then adds acc into its FP32 sums and restarts acc at zero.
@@ -39,7 +39,7 @@
 #include "gemm_mma.h"
 
 /* The shape of one compiled kernel. CTAs of up to 256 threads are built to fit two per SM (at most
- * 128 registers per thread, 110 KiB of shared memory each); 512-thread CTAs (64×256, 128×128)
+ * 128 registers per thread, 110 KiB of shared memory each); 512-thread CTAs (BN = 256, 128×128)
  * fit one per SM and take up to 200 KiB. The slots fill that shared memory, so the memory-bound
  * shapes keep 70–190 KiB of loads in flight per SM. */
 template <int BM_, int BN_> struct gq_mma_config {
@@ -47,7 +47,8 @@ template <int BM_, int BN_> struct gq_mma_config {
 	static constexpr int WM = 32, WN = 32, MI = WM / 16, NI = WN / 8;
 	static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
 	static constexpr int GROUP_WARPS = WARPS_M * WARPS_N;
-	static constexpr int KG = GROUP_WARPS >= 8 ? 1 : 8 / GROUP_WARPS;
+	static constexpr int WARPS = BN == 256 || BM * BN >= 16384 ? 16 : 8;
+	static constexpr int KG = WARPS / GROUP_WARPS;
 	static constexpr int GROUP_THREADS = 32 * GROUP_WARPS, THREADS = GROUP_THREADS * KG;
 	static constexpr int MIN_CTAS = THREADS <= 256 ? 2 : 1;
 	static constexpr int A_STAGE_BYTES = BM * BK * 2, B_STAGE_BYTES = BN * BK * 2;
@@ -59,7 +60,7 @@ template <int BM_, int BN_> struct gq_mma_config {
 	static constexpr int SMEM_BYTES =
 	    STAGES * STAGE_BYTES > EXCHANGE_BYTES ? STAGES *STAGE_BYTES : EXCHANGE_BYTES;
 	static_assert(BM % WM == 0 && BN % WN == 0, "warps tile the block");
-	static_assert(KG * GROUP_WARPS == 8 || (KG == 1 && GROUP_WARPS == 16), "8 or 16 warps");
+	static_assert(KG >= 1 && KG * GROUP_WARPS == WARPS, "the warp groups make the CTA");
 	static_assert(FLIGHT >= 3, "at least two slots in flight while one is computed");
 };
 
