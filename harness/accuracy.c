@@ -243,6 +243,33 @@ typedef struct seed_slot {
 	const gq_problem *problem;
 } seed_slot;
 
+/* FNV-1a, 64 bits, of bytes [0, size): h = (h XOR byte) · 1099511628211 from 14695981039346656037. */
+static uint64_t fnv1a64(const unsigned char *p, size_t size)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The hash of an output in backend memory. */
+static gq_status output_hash(gq_backend *be, const void *out, size_t bytes, uint64_t *hash,
+                             gq_error *err)
+{
+	if (gq_backend_is_host(be)) {
+		*hash = fnv1a64(out, bytes);
+		return GQ_OK;
+	}
+	unsigned char *copy = malloc(bytes ? bytes : 1);
+	if (!copy)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	gq_status s = gq_backend_download(be, copy, out, bytes, err);
+	if (s == GQ_OK)
+		*hash = fnv1a64(copy, bytes);
+	free(copy);
+	return s;
+}
+
 /* Buffers of one group of points. */
 typedef struct group_buffers {
 	seed_slot slot[2];
@@ -463,6 +490,8 @@ static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemm
 		}
 		if (r == 0) {
 			s = gq_backend_copy(be, gb->first, gb->out, out_bytes, err);
+			if (s == GQ_OK)
+				s = output_hash(be, gb->out, out_bytes, &sr->output_hash, err);
 		} else {
 			int64_t differing = 0;
 			s = gq_backend_compare(be, gb->first, gb->out, count, p->out_dtype, &differing, err);

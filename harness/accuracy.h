@@ -47,6 +47,8 @@ typedef struct gq_seed_record {
 	gq_metrics worst;          /* worst of each figure over the reruns */
 	int bitwise_identical;     /* every rerun's bits equal the first rerun's */
 	int64_t max_differing;     /* most elements differing from the first rerun */
+	uint64_t output_hash;      /* FNV-1a (64-bit) of the first rerun's output bytes: equal hashes
+	                              across processes show a program is deterministic there too */
 	double q_rel_fro;          /* worst rel_fro / the incumbent's on this seed; NaN if none */
 	double q_max_abs_rel;
 } gq_seed_record;

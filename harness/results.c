@@ -111,6 +111,8 @@ static json_t *program_json(const gq_program_record *rec)
 		json_object_set_new(so, "reason", json_string(sr->reason));
 		json_object_set_new(so, "bitwise_identical", json_boolean(sr->bitwise_identical));
 		json_object_set_new(so, "max_differing", json_integer(sr->max_differing));
+		json_object_set_new(so, "output_fnv1a64",
+		                    json_sprintf("%016llx", (unsigned long long)sr->output_hash));
 		json_object_set_new(so, "worst", metrics_json(&sr->worst));
 		json_t *q = json_object();
 		json_object_set_new(q, "rel_fro", num(sr->q_rel_fro));

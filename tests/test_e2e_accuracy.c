@@ -129,6 +129,31 @@ int main(void)
 		CHECK(json_is_true(json_object_get(json_object_get(r, "meta"), "complete")));
 		CHECK(strlen(json_string_value(json_object_get(
 		          json_object_get(json_object_get(r, "meta"), "protocol"), "sha256"))) == 64);
+		/* A second process gives host:ref the same output bits: equal hashes per point and
+		 * seed. */
+		char extra[600], second[512];
+		snprintf(second, sizeof(second), "%s/second.json", tmpdir);
+		snprintf(extra, sizeof(extra), "-o '%s'", second);
+		json_t *ignored = NULL;
+		run_accuracy_with("host-split", extra, &ignored);
+		json_decref(ignored);
+		json_t *r2 = json_load_file(second, 0, NULL);
+		CHECK(r2 != NULL);
+		int equal = 0;
+		for (size_t i = 0; r2 && i < json_array_size(json_object_get(r, "points")); i++) {
+			json_t *p1 = json_array_get(json_object_get(r, "points"), i);
+			json_t *p2 = json_array_get(json_object_get(r2, "points"), i);
+			json_t *s1 = json_object_get(json_array_get(json_object_get(json_object_get(p1, "accuracy"), "programs"), 0), "seeds");
+			json_t *s2 = json_object_get(json_array_get(json_object_get(json_object_get(p2, "accuracy"), "programs"), 0), "seeds");
+			for (size_t k = 0; k < json_array_size(s1); k++) {
+				const char *h1 = json_string_value(json_object_get(json_array_get(s1, k), "output_fnv1a64"));
+				const char *h2 = json_string_value(json_object_get(json_array_get(s2, k), "output_fnv1a64"));
+				CHECK(h1 && strlen(h1) == 16);
+				equal += h1 && h2 && strcmp(h1, h2) == 0;
+			}
+		}
+		CHECK_MSG(equal == 30, "host:ref hashes equal across processes at %d of 30 (point, seed)", equal);
+		json_decref(r2);
 		json_decref(r);
 	}
 
