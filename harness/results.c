@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cuda_runtime_api.h>
+
 #include "../reference/reference.h"
 #include "version.h"
 
@@ -165,6 +167,22 @@ static json_t *point_json(const gq_point_record *pr)
 	return o;
 }
 
+/* The compilers this binary was built with (the CUDA toolkit's version from its headers). */
+static json_t *toolchain_json(void)
+{
+	json_t *o = json_object();
+#if defined(__clang__)
+	json_object_set_new(o, "c_compiler", json_string("Clang " __clang_version__));
+#elif defined(__GNUC__)
+	json_object_set_new(o, "c_compiler", json_string("GCC " __VERSION__));
+#else
+	json_object_set_new(o, "c_compiler", json_string("unknown"));
+#endif
+	json_object_set_new(o, "cuda_toolkit", json_sprintf("%d.%d", CUDART_VERSION / 1000,
+	                                                     (CUDART_VERSION % 1000) / 10));
+	return o;
+}
+
 json_t *gq_results_build(const gq_run_meta *meta, const gq_protocol *proto, const gq_device *dev,
                          const gq_accuracy_run *run, int complete)
 {
@@ -176,6 +194,7 @@ json_t *gq_results_build(const gq_run_meta *meta, const gq_protocol *proto, cons
 	json_object_set_new(m, "gemmq_version", json_string(GQ_VERSION));
 	json_object_set_new(m, "git_sha", json_string(GQ_GIT_SHA));
 	json_object_set_new(m, "cuda_architectures", json_string(GQ_CUDA_ARCHS));
+	json_object_set_new(m, "toolchain", toolchain_json());
 	json_object_set_new(m, "command", json_string(meta->command));
 	json_t *argv = json_array();
 	for (int i = 0; i < meta->argc; i++)

@@ -1,8 +1,9 @@
 /* results.h: the results file (format_version 1): what was run, where, and what was found.
  *
  *   { "format_version": 1, "kind": "gemmq-results",
- *     "meta": { gemmq version, git sha, command, argv, protocol {name, source, sha256, text as
- *               JSON}, started, finished (UTC, ISO 8601), complete, wall_seconds },
+ *     "meta": { gemmq version, git sha, toolchain { c_compiler, cuda_toolkit }, command, argv,
+ *               protocol {name, source, sha256, text as JSON}, started, finished (UTC,
+ *               ISO 8601), complete, wall_seconds },
  *     "device": { name, arch, SMs, L2, memory, clocks, driver/runtime/cuBLASLt/CUPTI versions,
  *                 OpenBLAS config, host },
  *     "points": [ { id, op, d_in, d_out, t, in, out, m, n, k, budget, accuracy: { done, programs:
