@@ -161,25 +161,6 @@ static void cache_free(program_cache *c)
 	free(c->errors);
 }
 
-static void to_abi_problem(const gq_problem *p, uint64_t seed, gemmq_problem *out)
-{
-	gq_gemm g;
-	gq_problem_gemm(p, &g);
-	memset(out, 0, sizeof(*out));
-	out->op = (int32_t)p->op;
-	out->in_dtype = (int32_t)p->in_dtype;
-	out->out_dtype = (int32_t)p->out_dtype;
-	out->a_trans = g.a_trans;
-	out->b_trans = g.b_trans;
-	out->d_in = p->d_in;
-	out->d_out = p->d_out;
-	out->t = p->t;
-	out->m = g.m;
-	out->n = g.n;
-	out->k = g.k;
-	out->seed = seed;
-}
-
 /* Two points share inputs (and so the reference) when all but the out dtype agree. */
 static int same_inputs(const gq_problem *a, const gq_problem *b)
 {
@@ -416,7 +397,7 @@ static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemm
 	sr->q_max_abs_rel = NAN;
 
 	gemmq_problem ap;
-	to_abi_problem(p, seed, &ap);
+	gq_program_problem(p, seed, &ap);
 	gq_gemm g;
 	gq_problem_gemm(p, &g);
 	int64_t count = g.m * g.n;
@@ -564,7 +545,7 @@ static void check_support(gq_backend *be, program_cache *cache, gq_point_record 
 			continue;
 		}
 		gemmq_problem ap;
-		to_abi_problem(&pr->problem, 0, &ap);
+		gq_program_problem(&pr->problem, 0, &ap);
 		char msg[1024] = "";
 		if (prog->supports && prog->supports(prog->ctx, &ap, msg, sizeof(msg)) != 0) {
 			rec->status = GQ_ACC_UNSUPPORTED;

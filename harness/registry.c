@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../kernels/kernels.h"
+#include "../reference/problem.h"
 #include "plugin.h"
 #include "programs_cublas.h"
 #include "programs_host.h"
@@ -221,4 +222,23 @@ void gq_program_close(gemmq_program *program)
 int gq_program_is_host(const gemmq_program *program)
 {
 	return program && (program->flags & GEMMQ_PROGRAM_HOST) != 0;
+}
+
+void gq_program_problem(const gq_problem *p, uint64_t seed, gemmq_problem *out)
+{
+	gq_gemm g;
+	gq_problem_gemm(p, &g);
+	memset(out, 0, sizeof(*out));
+	out->op = (int32_t)p->op;
+	out->in_dtype = (int32_t)p->in_dtype;
+	out->out_dtype = (int32_t)p->out_dtype;
+	out->a_trans = g.a_trans;
+	out->b_trans = g.b_trans;
+	out->d_in = p->d_in;
+	out->d_out = p->d_out;
+	out->t = p->t;
+	out->m = g.m;
+	out->n = g.n;
+	out->k = g.k;
+	out->seed = seed;
 }

@@ -38,6 +38,11 @@ gq_status gq_registry_check_name(const char *name, gq_error *err);
 gq_status gq_program_open(const char *name, gemmq_program **out, gq_error *err);
 void gq_program_close(gemmq_program *program);
 
+/* The ABI's view of a point: op, dtypes, shape and its GEMM (m, n, k, a_trans, b_trans), and the
+ * seed of the inputs. */
+struct gq_problem;
+void gq_program_problem(const struct gq_problem *p, uint64_t seed, gemmq_problem *out);
+
 /* 1 when the program runs on the host backend. */
 int gq_program_is_host(const gemmq_program *program);
 

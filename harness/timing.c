@@ -202,25 +202,6 @@ static gq_problem op_problem(const gq_problem *p, gq_op op)
 	return q;
 }
 
-static void to_abi_problem(const gq_problem *p, uint64_t seed, gemmq_problem *out)
-{
-	gq_gemm g;
-	gq_problem_gemm(p, &g);
-	memset(out, 0, sizeof(*out));
-	out->op = (int32_t)p->op;
-	out->in_dtype = (int32_t)p->in_dtype;
-	out->out_dtype = (int32_t)p->out_dtype;
-	out->a_trans = g.a_trans;
-	out->b_trans = g.b_trans;
-	out->d_in = p->d_in;
-	out->d_out = p->d_out;
-	out->t = p->t;
-	out->m = g.m;
-	out->n = g.n;
-	out->k = g.k;
-	out->seed = seed;
-}
-
 /* Elements of an input tensor: x [T, d_in], W [d_out, d_in], g [T, d_out]. */
 static int64_t tensor_elems(const gq_problem *p, gq_tensor t)
 {
@@ -348,7 +329,7 @@ static int open_prepare(gq_timing_engine *e, const gq_problem *p, const char *na
 		return 1;
 	}
 	gemmq_problem ap;
-	to_abi_problem(p, e->cfg.seed, &ap);
+	gq_program_problem(p, e->cfg.seed, &ap);
 	char why[1024] = "";
 	int r = (*prog)->supports ? (*prog)->supports((*prog)->ctx, &ap, why, sizeof(why)) : 0;
 	if (r == 0)
