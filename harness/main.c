@@ -11,6 +11,7 @@
 #include "../reference/reference.h"
 #include "accuracy.h"
 #include "cmd_time.h"
+#include "commands.h"
 #include "device.h"
 #include "protocol.h"
 #include "registry.h"
@@ -30,6 +31,12 @@ static const char usage_main[] =
     "  check-protocol FILE...     check protocol files strictly; print what each expands to\n"
     "  accuracy [PROTOCOL]        run every program of every point against the FP64 reference\n"
     "  time [PROTOCOL]            time every arm of every point in worker processes (CUPTI spans)\n"
+    "  qualify [PROTOCOL]         accuracy, timing and a verdict per point in one results file\n"
+    "  plan RESULTS...            planner routes: windows of qualified T (JSON or a C table)\n"
+    "  table RESULTS...           the PR tables: summary and per-point latencies (Markdown, TSV)\n"
+    "  plot RESULTS...            gnuplot PNG and SVG per shape: latency and speedup vs T\n"
+    "  compare OLD NEW            regressions beyond the noise, flipped verdicts (Markdown, JUnit)\n"
+    "  merge A B... -o FILE       join the results of shards of one protocol\n"
     "\n"
     "options:\n"
     "  -h, --help                 this help; `gemmq <command> --help` for a command's\n"
@@ -496,6 +503,18 @@ int main(int argc, char **argv)
 		return cmd_accuracy(sub_argc, sub_argv, argc, argv);
 	if (strcmp(command, "time") == 0)
 		return gq_cmd_time(sub_argc, sub_argv, argc, argv);
+	if (strcmp(command, "qualify") == 0)
+		return gq_cmd_qualify(sub_argc, sub_argv, argc, argv);
+	if (strcmp(command, "plan") == 0)
+		return gq_cmd_plan(sub_argc, sub_argv);
+	if (strcmp(command, "table") == 0)
+		return gq_cmd_table(sub_argc, sub_argv);
+	if (strcmp(command, "plot") == 0)
+		return gq_cmd_plot(sub_argc, sub_argv);
+	if (strcmp(command, "compare") == 0)
+		return gq_cmd_compare(sub_argc, sub_argv);
+	if (strcmp(command, "merge") == 0)
+		return gq_cmd_merge(sub_argc, sub_argv, argc, argv);
 	fprintf(stderr, "gemmq: unknown command '%s'\n\n%s", command, usage_main);
 	return GQ_EXIT_USAGE;
 }

@@ -1,0 +1,25 @@
+/* commands.h: the qualification commands: qualify (accuracy, timing and verdicts in one results
+ * file), and those that read results files: plan, table, plot, compare and merge.
+ *
+ * Each takes its own argv (argv[0] is the command's name) and returns the exit status: 0 ok,
+ * 1 the run found a failure or a regression, 2 bad usage or input, 3 internal or device error.
+ * full_argc/full_argv are the whole command line, for the results' meta.
+ */
+#ifndef GQ_COMMANDS_H
+#define GQ_COMMANDS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv);
+int gq_cmd_plan(int argc, char **argv);
+int gq_cmd_table(int argc, char **argv);
+int gq_cmd_plot(int argc, char **argv);
+int gq_cmd_compare(int argc, char **argv);
+int gq_cmd_merge(int argc, char **argv, int full_argc, char **full_argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
