@@ -1,0 +1,356 @@
+/* test_e2e_qualify.c: `gemmq qualify --device host` end to end, judged from its results files.
+ *
+ * 1. tests/protocols/e2e/qualify-host.json: exit 1 (dgrad's candidate is the planted
+ *    host:wrong:1); the file validates against protocols/results.schema.json; every point has a
+ *    verdict; dgrad's are inaccurate, naming seed 1, rel_fro and its figure; the others are
+ *    judged by timing; the timing folder is gone; a second run measures nothing again.
+ * 2. Killed and resumed (qualify-resume.json): SIGTERM while accuracy runs, then while the
+ *    first timing worker runs, then a run to the end. Every accuracy record finished before the
+ *    first kill is in the final file unchanged; the timing points the killed worker had written
+ *    are kept (its run lists them) and no process times any point twice (its runs' points add
+ *    up to the protocol's); the final file is complete and valid.
+ * 3. Shards: --shard 0/2 and 1/2 each measure half; gemmq merge joins them into a complete,
+ *    valid file with every verdict; merge refuses a file of another protocol (exit 2), and
+ *    qualify refuses to resume a results file of another protocol (exit 2). */
+#include <dirent.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "jschema.h"
+
+static char tmpdir[] = "/tmp/gemmq-test-e2e-qualify-XXXXXX";
+static json_t *schema;
+
+static void path_in(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", tmpdir, name);
+}
+
+static void protocol_path(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/tests/protocols/e2e/%s.json", GQ_SOURCE_DIR, name);
+}
+
+/* Start gemmq with args (NULL-terminated), output to log. */
+static pid_t start(const char *log, const char *const *args)
+{
+	const char *argv[32] = {GQ_GEMMQ_BIN};
+	int n = 1;
+	for (; args[n - 1] && n < 31; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	pid_t pid = fork();
+	if (pid == 0) {
+		FILE *f = freopen(log, "a", stdout);
+		if (f)
+			dup2(fileno(stdout), 2);
+		execv(GQ_GEMMQ_BIN, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int finish(pid_t pid)
+{
+	int status = 0;
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int run(const char *const *args)
+{
+	char log[512];
+	path_in(log, sizeof(log), "gemmq.log");
+	return finish(start(log, args));
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+static json_t *load(const char *path)
+{
+	return json_load_file(path, 0, NULL);
+}
+
+static void check_valid(const char *path)
+{
+	json_t *doc = load(path);
+	CHECK_MSG(doc != NULL, "%s: not readable", path);
+	if (!doc || !schema)
+		return;
+	char report[4096];
+	int n = gq_jschema_validate(schema, doc, report, sizeof(report));
+	CHECK_MSG(n == 0, "%s: %d schema violations:\n%s", path, n, report);
+	json_decref(doc);
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static json_int_t integer(const json_t *o, const char *key)
+{
+	return json_integer_value(json_object_get(o, key));
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+static void test_host(void)
+{
+	char proto[512], out[512], folder[512];
+	protocol_path(proto, sizeof(proto), "qualify-host");
+	path_in(out, sizeof(out), "host.json");
+	path_in(folder, sizeof(folder), "host.timing");
+	const char *args[] = {"qualify", proto, "--device", "host", "-o", out, "-q", NULL};
+	int code = run(args);
+	CHECK_MSG(code == 1, "exit status %d, expected 1 (an inaccurate candidate)", code);
+	check_valid(out);
+	CHECK_MSG(!exists(folder), "the timing folder %s is left after a complete run", folder);
+	json_t *doc = load(out);
+	if (!doc)
+		return;
+	CHECK(!strcmp(str(json_object_get(doc, "meta"), "command"), "qualify"));
+	CHECK(json_is_true(json_object_get(json_object_get(doc, "meta"), "complete")));
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		const json_t *v = json_object_get(p, "verdict");
+		const char *st = str(v, "status");
+		CHECK_MSG(json_is_object(v), "%s: no verdict", str(p, "id"));
+		if (!strcmp(str(p, "op"), "dgrad")) {
+			const json_t *r = json_array_get(json_object_get(v, "reasons"), 0);
+			CHECK_MSG(!strcmp(st, "inaccurate"), "%s: %s", str(p, "id"), st);
+			CHECK(!strcmp(str(r, "rule"), "accuracy") && integer(r, "seed") == 1 &&
+			      !strcmp(str(r, "metric"), "rel_fro") &&
+			      json_real_value(json_object_get(r, "figure")) > 5e-5);
+		} else
+			CHECK_MSG(!strcmp(st, "qualified") || !strcmp(st, "inconclusive") ||
+			              !strcmp(st, "slower"),
+			          "%s: %s", str(p, "id"), st);
+	}
+	const json_t *counts = json_object_get(json_object_get(doc, "qualification"), "counts");
+	CHECK(integer(counts, "inaccurate") == 2 && integer(counts, "pending") == 0);
+	/* Again: nothing is measured twice. */
+	char log[512];
+	path_in(log, sizeof(log), "again.log");
+	code = finish(start(log, (const char *const[]){"qualify", proto, "--device", "host", "-o",
+	                                               out, NULL}));
+	json_t *again = load(out);
+	CHECK(code == 1 && again);
+	if (again) {
+		CHECK(json_equal(json_object_get(doc, "timing"), json_object_get(again, "timing")));
+		json_array_foreach(json_object_get(doc, "points"), i, p)
+		{
+			json_t *q = json_array_get(json_object_get(again, "points"), i);
+			CHECK(json_equal(json_object_get(p, "accuracy"), json_object_get(q, "accuracy")));
+		}
+		const json_t *res = json_array_get(
+		    json_object_get(json_object_get(again, "meta"), "resumed"), 0);
+		CHECK(integer(res, "accuracy_points_kept") == 6 &&
+		      integer(res, "timing_cells_kept") == -1);
+	}
+	json_decref(again);
+	json_decref(doc);
+}
+
+static int points_done(const char *path)
+{
+	json_t *doc = load(path);
+	int n = doc ? (int)integer(json_object_get(doc, "summary"), "points_done") : -1;
+	json_decref(doc);
+	return n;
+}
+
+static int lines_of(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	int n = 0, c;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+static void test_resume(void)
+{
+	char proto[512], out[512], log[512], raw[512];
+	protocol_path(proto, sizeof(proto), "qualify-resume");
+	path_in(out, sizeof(out), "resume.json");
+	path_in(log, sizeof(log), "resume.log");
+	path_in(raw, sizeof(raw), "resume.timing/process0-worker0.jsonl");
+	const char *args[] = {"qualify", proto, "--device", "host", "-o", out, NULL};
+
+	/* 1: stopped while accuracy runs */
+	pid_t pid = start(log, args);
+	int done = -1;
+	for (int k = 0; k < 3000 && done < 2; k++) {
+		sleep_ms(5);
+		done = points_done(out);
+	}
+	kill(pid, SIGTERM);
+	finish(pid);
+	json_t *first = load(out);
+	done = first ? (int)integer(json_object_get(first, "summary"), "points_done") : -1;
+	CHECK_MSG(done >= 2 && done < 6, "the first stop came after %d accuracy points", done);
+
+	/* 2: resumed, stopped while the first timing worker runs */
+	pid = start(log, args);
+	for (int k = 0; k < 3000 && lines_of(raw) < 3; k++)
+		sleep_ms(5);
+	kill(pid, SIGTERM);
+	finish(pid);
+	int kept = lines_of(raw) - 1; /* the header line */
+	CHECK_MSG(kept >= 2 && kept < 6, "the second stop came after %d timed points", kept);
+
+	/* 3: to the end */
+	int code = finish(start(log, args));
+	CHECK_MSG(code == 0, "the last run exited %d", code);
+	check_valid(out);
+	json_t *last = load(out);
+	if (!first || !last) {
+		json_decref(first);
+		json_decref(last);
+		return;
+	}
+	const json_t *meta = json_object_get(last, "meta");
+	CHECK(json_is_true(json_object_get(meta, "complete")));
+	const json_t *resumed = json_object_get(meta, "resumed");
+	CHECK_MSG(json_array_size(resumed) == 2, "%zu resumptions", json_array_size(resumed));
+	CHECK(integer(json_array_get(resumed, 0), "accuracy_points_kept") == done);
+	CHECK(integer(json_array_get(resumed, 1), "accuracy_points_kept") == 6);
+	CHECK(integer(json_array_get(resumed, 1), "timing_cells_kept") == kept);
+	size_t i;
+	json_t *p;
+	int same = 0;
+	json_array_foreach(json_object_get(first, "points"), i, p)
+	{
+		const json_t *acc = json_object_get(p, "accuracy");
+		if (!json_is_true(json_object_get(acc, "done")))
+			continue;
+		const json_t *q = json_array_get(json_object_get(last, "points"), i);
+		same += json_equal((json_t *)acc, json_object_get(q, "accuracy"));
+	}
+	CHECK_MSG(same == done, "%d of the %d points finished before the first stop are unchanged",
+	          same, done);
+	const json_t *procs = json_object_get(json_object_get(last, "timing"), "processes");
+	CHECK(json_array_size(procs) == 4);
+	json_array_foreach(procs, i, p)
+	{
+		int points = 0;
+		size_t k;
+		json_t *r;
+		json_array_foreach(json_object_get(p, "runs"), k, r) points += (int)integer(r, "points");
+		CHECK_MSG(points == 6, "process %zu timed %d points for 6", i, points);
+	}
+	const json_t *runs0 = json_object_get(json_array_get(procs, 0), "runs");
+	CHECK(json_array_size(runs0) == 2 &&
+	      integer(json_array_get(runs0, 0), "points") == kept &&
+	      strstr(str(json_array_get(runs0, 0), "how"), "stopped"));
+	CHECK(integer(json_object_get(json_object_get(last, "timing"), "summary"), "points_ok") == 6);
+	json_decref(first);
+	json_decref(last);
+}
+
+static void test_shards(void)
+{
+	char proto[512], other[512], s0[512], s1[512], merged[512];
+	protocol_path(proto, sizeof(proto), "qualify-host");
+	protocol_path(other, sizeof(other), "qualify-resume");
+	path_in(s0, sizeof(s0), "shard0.json");
+	path_in(s1, sizeof(s1), "shard1.json");
+	path_in(merged, sizeof(merged), "merged.json");
+	run((const char *const[]){"qualify", proto, "--device", "host", "--shard", "0/2", "-o", s0,
+	                          "-q", NULL});
+	run((const char *const[]){"qualify", proto, "--device", "host", "--shard", "1/2", "-o", s1,
+	                          "-q", NULL});
+	check_valid(s0);
+	CHECK(points_done(s0) == 3 && points_done(s1) == 3);
+	int code = run((const char *const[]){"merge", s0, s1, "-o", merged, NULL});
+	CHECK_MSG(code == 0, "merge exited %d", code);
+	check_valid(merged);
+	json_t *doc = load(merged);
+	if (doc) {
+		const json_t *meta = json_object_get(doc, "meta");
+		CHECK(json_is_true(json_object_get(meta, "complete")));
+		CHECK(json_array_size(json_object_get(meta, "merged_from")) == 2);
+		CHECK(points_done(merged) == 6);
+		size_t i;
+		json_t *p;
+		json_array_foreach(json_object_get(doc, "points"), i, p)
+		    CHECK_MSG(json_is_object(json_object_get(p, "verdict")), "%s", str(p, "id"));
+		const json_t *counts = json_object_get(json_object_get(doc, "qualification"), "counts");
+		CHECK(integer(counts, "inaccurate") == 2 && integer(counts, "pending") == 0);
+	}
+	json_decref(doc);
+	/* Refusals: another protocol's file in a merge, or at -o of qualify. */
+	char foreign[512], bad[512];
+	path_in(foreign, sizeof(foreign), "foreign.json");
+	path_in(bad, sizeof(bad), "bad.json");
+	run((const char *const[]){"accuracy", other, "--device", "host", "-o", foreign, "-q", NULL});
+	code = run((const char *const[]){"merge", s0, foreign, "-o", bad, NULL});
+	CHECK_MSG(code == 2 && !exists(bad), "merge of two protocols exited %d", code);
+	code = run((const char *const[]){"qualify", proto, "--device", "host", "-o", foreign, "-q",
+	                                 NULL});
+	CHECK_MSG(code == 2, "qualify on another protocol's results exited %d", code);
+}
+
+static void remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			remove_tree(path);
+		else
+			unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	schema = json_load_file(GQ_SOURCE_DIR "/protocols/results.schema.json", 0, NULL);
+	CHECK(schema != NULL);
+	test_host();
+	test_resume();
+	test_shards();
+	json_decref(schema);
+	int rc = gq_check_exit("test_e2e_qualify");
+	if (rc == 0)
+		remove_tree(tmpdir);
+	else
+		fprintf(stderr, "test_e2e_qualify: files kept in %s\n", tmpdir);
+	return rc;
+}
