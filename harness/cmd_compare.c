@@ -84,7 +84,8 @@ typedef struct cmp {
 			int nc = (cap) ? 2 * (cap) : 64;                                           \
 			void *np = realloc((arr), (size_t)nc * sizeof(*(arr)));                    \
 			if (!np)                                                                   \
-				return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");  \
+				return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,                 \
+				                    "out of memory");                              \
 			(arr) = np;                                                                \
 			(cap) = nc;                                                                \
 		}                                                                                  \
@@ -167,8 +168,10 @@ static gq_status compare_point(cmp *c, const json_t *od, size_t oi, const json_t
 			if (an > a)
 				a = an;
 			for (int k = 0; k < 3; k++) {
-				const json_t *os = gq_results_series(ot, arms[k], modes[m], steps[s]);
-				const json_t *ns = gq_results_series(nt, arms[k], modes[m], steps[s]);
+				const json_t *os =
+				    gq_results_series(ot, arms[k], modes[m], steps[s]);
+				const json_t *ns =
+				    gq_results_series(nt, arms[k], modes[m], steps[s]);
 				double o = gq_results_median_ns(ot, arms[k], modes[m], steps[s]);
 				double n = gq_results_median_ns(nt, arms[k], modes[m], steps[s]);
 				if (!(o > 0) || !(n > 0))
@@ -176,9 +179,16 @@ static gq_status compare_point(cmp *c, const json_t *od, size_t oi, const json_t
 				double olo, ohi, nlo, nhi;
 				process_range(os, &olo, &ohi);
 				process_range(ns, &nlo, &nhi);
-				crow r = {.id = id, .mode = m, .step = s, .arm = k, .old_us = 1e-3 * o,
-				          .new_us = 1e-3 * n, .ratio = n / o, .allowance = a,
-				          .plo = nlo / ohi, .phi = nhi / olo};
+				crow r = {.id = id,
+				          .mode = m,
+				          .step = s,
+				          .arm = k,
+				          .old_us = 1e-3 * o,
+				          .new_us = 1e-3 * n,
+				          .ratio = n / o,
+				          .allowance = a,
+				          .plo = nlo / ohi,
+				          .phi = nhi / olo};
 				if (r.ratio > 1 + a && nlo > ohi)
 					r.kind = REGRESSION;
 				else if (r.ratio < 1 / (1 + a) && nhi < olo)
@@ -202,7 +212,10 @@ static gq_status compare_point(cmp *c, const json_t *od, size_t oi, const json_t
 		if (!strcmp(ns, os))
 			continue;
 		GROW(c->flips, c->nflips, c->fcap);
-		flip f = {.id = id, .program = program, .old_status = os, .new_status = ns,
+		flip f = {.id = id,
+		          .program = program,
+		          .old_status = os,
+		          .new_status = ns,
 		          .message = gq_json_str(rec, "message"),
 		          .regression = !strcmp(os, "pass")};
 		c->flip_regressions += f.regression;
@@ -212,7 +225,9 @@ static gq_status compare_point(cmp *c, const json_t *od, size_t oi, const json_t
 	if (ov != nv && ov != GQ_VERDICT_NONE && nv != GQ_VERDICT_NONE) {
 		GROW(c->changes, c->nchanges, c->ccap);
 		c->changes[c->nchanges++] =
-		    (vchange){.id = id, .old_v = gq_verdict_name(ov), .new_v = gq_verdict_name(nv),
+		    (vchange){.id = id,
+		              .old_v = gq_verdict_name(ov),
+		              .new_v = gq_verdict_name(nv),
 		              .summary = gq_json_str(json_object_get(np, "verdict"), "summary")};
 	}
 	return GQ_OK;
@@ -251,8 +266,9 @@ static void describe_run(FILE *f, const char *label, const char *path, const jso
 	const json_t *band = json_object_get(json_object_get(doc, "timing"), "aa_band");
 	char part[160];
 	gq_results_part(doc, part, sizeof(part));
-	fprintf(f, "- %s: `%s`: protocol %s (sha256 %.12s) on %s, gemmq %s (git %s), finished %s; "
-	           "A/A band [%.4f, %.4f]\n",
+	fprintf(f,
+	        "- %s: `%s`: protocol %s (sha256 %.12s) on %s, gemmq %s (git %s), finished %s; "
+	        "A/A band [%.4f, %.4f]\n",
 	        label, path, gq_json_str(json_object_get(meta, "protocol"), "name"),
 	        gq_json_str(json_object_get(meta, "protocol"), "sha256"), part,
 	        gq_json_str(meta, "gemmq_version"), gq_json_str(meta, "git_sha"),
@@ -271,16 +287,17 @@ static const char row_head[] =
     "outcome |\n"
     "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- |\n";
 
-static void print_markdown(FILE *f, const cmp *c, const char *op, const char *np,
-                           const json_t *od, const json_t *nd)
+static void print_markdown(FILE *f, const cmp *c, const char *op, const char *np, const json_t *od,
+                           const json_t *nd)
 {
 	fprintf(f, "# gemmq compare\n\n");
 	describe_run(f, "old", op, od);
 	describe_run(f, "new", np, nd);
 	int bad = c->regressions + c->flip_regressions;
-	fprintf(f, "\n**%s**: %d latency regressions, %d improvements, %d rows within noise; %d "
-	           "accuracy flips away from pass; %d points compared (%d only in old, %d only in "
-	           "new).\n\n",
+	fprintf(f,
+	        "\n**%s**: %d latency regressions, %d improvements, %d rows within noise; %d "
+	        "accuracy flips away from pass; %d points compared (%d only in old, %d only in "
+	        "new).\n\n",
 	        bad ? "REGRESSION" : "OK", c->regressions, c->improvements,
 	        c->nrows - c->regressions - c->improvements, c->flip_regressions, c->matched,
 	        c->only_old, c->only_new);
@@ -290,7 +307,8 @@ static void print_markdown(FILE *f, const cmp *c, const char *op, const char *np
 	           "mirrors it.\n");
 	for (int kind = REGRESSION; kind <= IMPROVEMENT; kind++) {
 		int n = kind == REGRESSION ? c->regressions : c->improvements;
-		fprintf(f, "\n## %s (%d)\n\n", kind == REGRESSION ? "Regressions" : "Improvements", n);
+		fprintf(f, "\n## %s (%d)\n\n", kind == REGRESSION ? "Regressions" : "Improvements",
+		        n);
 		if (!n) {
 			fprintf(f, "None.\n");
 			continue;
@@ -306,8 +324,9 @@ static void print_markdown(FILE *f, const cmp *c, const char *op, const char *np
 		           "| --- | --- | --- | --- | --- | --- |\n");
 		for (int i = 0; i < c->nflips; i++) {
 			const flip *x = &c->flips[i];
-			fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", x->id, x->program, x->old_status,
-			        x->new_status, x->regression ? "yes" : "no", x->message);
+			fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", x->id, x->program,
+			        x->old_status, x->new_status, x->regression ? "yes" : "no",
+			        x->message);
 		}
 	}
 	fprintf(f, "\n## Verdict changes (%d)\n\n%s", c->nchanges, c->nchanges ? "" : "None.\n");
@@ -353,8 +372,9 @@ static void xml(FILE *f, const char *s)
 static void print_junit(FILE *f, const cmp *c)
 {
 	int failures = c->regressions + c->flip_regressions;
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	           "<testsuites name=\"gemmq compare\" tests=\"%d\" failures=\"%d\">\n",
+	fprintf(f,
+	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	        "<testsuites name=\"gemmq compare\" tests=\"%d\" failures=\"%d\">\n",
 	        c->nrows + c->records, failures);
 	fprintf(f, "  <testsuite name=\"latency\" tests=\"%d\" failures=\"%d\">\n", c->nrows,
 	        c->regressions);
@@ -367,10 +387,12 @@ static void print_junit(FILE *f, const cmp *c)
 			fprintf(f, "/>\n");
 			continue;
 		}
-		fprintf(f, ">\n      <failure message=\"%.2f %% slower (%.2f -&gt; %.2f us), beyond "
-		           "the A/A noise of ±%.2f %% and the process range [%.4f, %.4f]\"/>\n"
-		           "    </testcase>\n",
-		        100 * (r->ratio - 1), r->old_us, r->new_us, 100 * r->allowance, r->plo, r->phi);
+		fprintf(f,
+		        ">\n      <failure message=\"%.2f %% slower (%.2f -&gt; %.2f us), beyond "
+		        "the A/A noise of ±%.2f %% and the process range [%.4f, %.4f]\"/>\n"
+		        "    </testcase>\n",
+		        100 * (r->ratio - 1), r->old_us, r->new_us, 100 * r->allowance, r->plo,
+		        r->phi);
 	}
 	fprintf(f, "  </testsuite>\n  <testsuite name=\"accuracy\" tests=\"%d\" failures=\"%d\">\n",
 	        c->records, c->flip_regressions);
@@ -385,14 +407,15 @@ static void print_junit(FILE *f, const cmp *c)
 			fprintf(f, "/>\n");
 			continue;
 		}
-		fprintf(f, ">\n      <failure message=\"accuracy flipped from %s to %s: ", x->old_status,
-		        x->new_status);
+		fprintf(f, ">\n      <failure message=\"accuracy flipped from %s to %s: ",
+		        x->old_status, x->new_status);
 		xml(f, x->message);
 		fprintf(f, "\"/>\n    </testcase>\n");
 	}
 	if (c->records > c->nflips)
-		fprintf(f, "    <testcase classname=\"accuracy\" name=\"%d program records with the "
-		           "same status\"/>\n",
+		fprintf(f,
+		        "    <testcase classname=\"accuracy\" name=\"%d program records with the "
+		        "same status\"/>\n",
 		        c->records - c->nflips);
 	fprintf(f, "  </testsuite>\n</testsuites>\n");
 }
@@ -462,12 +485,13 @@ int gq_cmd_compare(int argc, char **argv)
 	gq_status s = gq_results_load(old_path, &od, &err);
 	if (s == GQ_OK)
 		s = gq_results_load(new_path, &nd, &err);
-	if (s == GQ_OK && strcmp(gq_json_str(json_object_get(json_object_get(od, "meta"), "protocol"),
-	                                     "name"),
-	                         gq_json_str(json_object_get(json_object_get(nd, "meta"), "protocol"),
-	                                     "name")) != 0)
-		fprintf(stderr, "gemmq compare: warning: the files are of different protocols; only "
-		                "points of the same id are compared\n");
+	if (s == GQ_OK &&
+	    strcmp(gq_json_str(json_object_get(json_object_get(od, "meta"), "protocol"), "name"),
+	           gq_json_str(json_object_get(json_object_get(nd, "meta"), "protocol"), "name")) !=
+	        0)
+		fprintf(stderr,
+		        "gemmq compare: warning: the files are of different protocols; only "
+		        "points of the same id are compared\n");
 	if (s == GQ_OK)
 		s = compare(&cm, od, nd, &err);
 	if (s == GQ_OK) {

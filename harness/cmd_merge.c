@@ -65,20 +65,22 @@ static gq_status check_same(json_t **docs, char **paths, int n, gq_error *err)
 		const json_t *pf = json_object_get(json_object_get(docs[f], "meta"), "protocol");
 		const json_t *df = json_object_get(docs[f], "device");
 		if (strcmp(gq_json_str(pf, "sha256"), gq_json_str(p0, "sha256")) != 0)
-			return gq_error_set(err, GQ_ERR_INPUT, paths[f],
-			                    "holds protocol '%s' (sha256 %.12s), but %s holds '%s' (sha256 "
-			                    "%.12s): only shards of one protocol merge",
-			                    gq_json_str(pf, "name"), gq_json_str(pf, "sha256"), paths[0],
-			                    gq_json_str(p0, "name"), gq_json_str(p0, "sha256"));
+			return gq_error_set(
+			    err, GQ_ERR_INPUT, paths[f],
+			    "holds protocol '%s' (sha256 %.12s), but %s holds '%s' (sha256 "
+			    "%.12s): only shards of one protocol merge",
+			    gq_json_str(pf, "name"), gq_json_str(pf, "sha256"), paths[0],
+			    gq_json_str(p0, "name"), gq_json_str(p0, "sha256"));
 		char a[160], b[160];
 		gq_results_part(docs[f], a, sizeof(a));
 		gq_results_part(docs[0], b, sizeof(b));
 		if (strcmp(a, b) != 0 ||
 		    strcmp(gq_json_str(df, "backend"), gq_json_str(d0, "backend")) != 0)
-			return gq_error_set(err, GQ_ERR_INPUT, paths[f],
-			                    "was measured on %s, but %s on %s: only results of one part "
-			                    "merge",
-			                    a, paths[0], b);
+			return gq_error_set(
+			    err, GQ_ERR_INPUT, paths[f],
+			    "was measured on %s, but %s on %s: only results of one part "
+			    "merge",
+			    a, paths[0], b);
 		const json_t *ptsf = json_object_get(docs[f], "points");
 		int same = json_array_size(ptsf) == json_array_size(pts0);
 		for (size_t i = 0; same && i < json_array_size(pts0); i++)
@@ -93,7 +95,8 @@ static gq_status check_same(json_t **docs, char **paths, int n, gq_error *err)
 		    json_array_size(json_object_get(tf, "processes")) !=
 		        json_array_size(json_object_get(t0, "processes")))
 			return gq_error_set(err, GQ_ERR_INPUT, paths[f],
-			                    "was timed with another process matrix than %s", paths[0]);
+			                    "was timed with another process matrix than %s",
+			                    paths[0]);
 	}
 	return GQ_OK;
 }
@@ -121,7 +124,8 @@ static json_t *accuracy_summary(const json_t *points, json_t **docs, int n)
 	}
 	double seconds = 0, flops = 0;
 	for (int f = 0; f < n; f++) {
-		const json_t *ref = json_object_get(json_object_get(docs[f], "summary"), "reference");
+		const json_t *ref =
+		    json_object_get(json_object_get(docs[f], "summary"), "reference");
 		double s = gq_json_num(ref, "seconds"), g = gq_json_num(ref, "gflops");
 		if (s > 0)
 			seconds += s;
@@ -137,8 +141,9 @@ static json_t *accuracy_summary(const json_t *points, json_t **docs, int n)
 	json_object_set_new(o, "programs_unsupported", json_integer(unsupported));
 	json_t *ref = json_object();
 	json_object_set_new(ref, "seconds", json_real(seconds));
-	json_object_set_new(ref, "gflops", seconds > 0 && flops > 0 ? json_real(1e-9 * flops / seconds)
-	                                                            : json_null());
+	json_object_set_new(ref, "gflops",
+	                    seconds > 0 && flops > 0 ? json_real(1e-9 * flops / seconds)
+	                                             : json_null());
 	json_object_set_new(o, "reference", ref);
 	return o;
 }
@@ -154,7 +159,8 @@ static json_t *band_of(const json_t *tpoints, int mode, int step, double min_ns)
 		json_array_foreach(json_object_get(tp, "aa"), k, a)
 		{
 			const char *m = gq_json_str(a, "mode"), *s = gq_json_str(a, "step");
-			if ((mode >= 0 && strcmp(m, modes[mode])) || (step >= 0 && strcmp(s, steps[step])))
+			if ((mode >= 0 && strcmp(m, modes[mode])) ||
+			    (step >= 0 && strcmp(s, steps[step])))
 				continue;
 			double r = gq_json_num(a, "ratio");
 			if (!isfinite(r))
@@ -201,7 +207,8 @@ static json_t *processes(json_t **docs, int n)
 {
 	json_t *out = NULL;
 	for (int f = 0; f < n; f++) {
-		const json_t *procs = json_object_get(json_object_get(docs[f], "timing"), "processes");
+		const json_t *procs =
+		    json_object_get(json_object_get(docs[f], "timing"), "processes");
 		if (!procs)
 			continue;
 		if (!out) {
@@ -221,16 +228,19 @@ static json_t *processes(json_t **docs, int n)
 				    o, keys[k],
 				    json_integer(json_integer_value(json_object_get(o, keys[k])) +
 				                 json_integer_value(json_object_get(p, keys[k]))));
-			json_object_set_new(o, "seconds", json_real(gq_json_num(o, "seconds") +
-			                                            gq_json_num(p, "seconds")));
+			json_object_set_new(
+			    o, "seconds",
+			    json_real(gq_json_num(o, "seconds") + gq_json_num(p, "seconds")));
 			if (!gq_json_str(o, "message")[0])
 				json_object_set(o, "message", json_object_get(p, "message"));
 			if (!gq_json_str(o, "cupti")[0])
 				json_object_set(o, "cupti", json_object_get(p, "cupti"));
 			if (json_is_null(json_object_get(o, "clock_before")))
-				json_object_set(o, "clock_before", json_object_get(p, "clock_before"));
+				json_object_set(o, "clock_before",
+				                json_object_get(p, "clock_before"));
 			if (!json_is_null(json_object_get(p, "clock_after")))
-				json_object_set(o, "clock_after", json_object_get(p, "clock_after"));
+				json_object_set(o, "clock_after",
+				                json_object_get(p, "clock_after"));
 			if (json_is_true(json_object_get(p, "throttled")))
 				json_object_set_new(o, "throttled", json_true());
 			const char *sp = gq_json_str(p, "status"), *so = gq_json_str(o, "status");
@@ -255,7 +265,8 @@ static json_t *timing_summary(const json_t *tpoints, const json_t *procs)
 		pending += !strcmp(st, "pending");
 		json_array_foreach(json_object_get(tp, "series"), k, s)
 		{
-			throttled += json_integer_value(json_object_get(s, "throttled_processes")) > 0;
+			throttled +=
+			    json_integer_value(json_object_get(s, "throttled_processes")) > 0;
 		}
 	}
 	json_array_foreach(procs, i, s)
@@ -318,7 +329,8 @@ static gq_status merge(json_t **docs, char **paths, int n, int full_argc, char *
 				pick = f;
 		if (pick < 0)
 			pick = 0;
-		json_t *p = json_deep_copy(json_array_get(json_object_get(docs[pick], "points"), i));
+		json_t *p =
+		    json_deep_copy(json_array_get(json_object_get(docs[pick], "points"), i));
 		json_object_del(p, "verdict");
 		json_array_append_new(points, p);
 		if (timed >= 0) {
@@ -408,9 +420,11 @@ int gq_cmd_merge(int argc, char **argv, int full_argc, char **full_argv)
 			return gq_cli_usage_error("merge", usage_merge, "%s", "unknown option");
 	}
 	if (!output)
-		return gq_cli_usage_error("merge", usage_merge, "%s", "give the output file with -o FILE");
+		return gq_cli_usage_error("merge", usage_merge, "%s",
+		                          "give the output file with -o FILE");
 	if (optind >= argc)
-		return gq_cli_usage_error("merge", usage_merge, "%s", "give the results files to merge");
+		return gq_cli_usage_error("merge", usage_merge, "%s",
+		                          "give the results files to merge");
 	int n = argc - optind;
 	char **paths = argv + optind;
 	json_t **docs = calloc((size_t)n, sizeof(*docs));
@@ -426,21 +440,24 @@ int gq_cmd_merge(int argc, char **argv, int full_argc, char **full_argv)
 	if (s == GQ_OK)
 		s = merge(docs, paths, n, full_argc, full_argv, &doc, &duplicates, &err);
 	if (s == GQ_OK && gq_cli_make_parent_dir(output) != 0)
-		s = gq_error_set(&err, GQ_ERR_INPUT, output, "cannot create the folder of the file");
+		s = gq_error_set(&err, GQ_ERR_INPUT, output,
+		                 "cannot create the folder of the file");
 	if (s == GQ_OK)
 		s = gq_results_write(doc, output, &err);
 	if (s == GQ_OK && !quiet) {
 		const json_t *sum = json_object_get(doc, "summary");
-		printf("gemmq merge: %d files -> %s: %lld points, %lld with accuracy done, %lld timed; "
-		       "%d points finished in more than one file (the first file's kept)\n",
-		       n, output, (long long)json_integer_value(json_object_get(sum, "points")),
-		       (long long)json_integer_value(json_object_get(sum, "points_done")),
-		       (long long)json_integer_value(json_object_get(
-		           json_object_get(json_object_get(doc, "timing"), "summary"), "points_ok")) +
-		           (long long)json_integer_value(json_object_get(
-		               json_object_get(json_object_get(doc, "timing"), "summary"),
-		               "points_error")),
-		       duplicates);
+		printf(
+		    "gemmq merge: %d files -> %s: %lld points, %lld with accuracy done, %lld "
+		    "timed; "
+		    "%d points finished in more than one file (the first file's kept)\n",
+		    n, output, (long long)json_integer_value(json_object_get(sum, "points")),
+		    (long long)json_integer_value(json_object_get(sum, "points_done")),
+		    (long long)json_integer_value(json_object_get(
+		        json_object_get(json_object_get(doc, "timing"), "summary"), "points_ok")) +
+		        (long long)json_integer_value(json_object_get(
+		            json_object_get(json_object_get(doc, "timing"), "summary"),
+		            "points_error")),
+		    duplicates);
 	}
 	json_decref(doc);
 	for (int f = 0; docs && f < n; f++)

@@ -13,6 +13,7 @@
  * when it fails.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +21,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -46,7 +46,7 @@ static const char usage_plot[] =
 static const char *const modes[] = {"graph", "eager"};
 static const char *const arms[] = {"incumbent", "candidate", "twin", "sota"};
 #define N_MODES 2
-#define N_COLS 9 /* per mode */
+#define N_COLS  9 /* per mode */
 
 typedef struct entry {
 	const json_t *doc, *point, *tpoint;
@@ -93,10 +93,11 @@ static int write_data(const shape *sh, const char *path, int has[N_MODES][N_COLS
 		return -1;
 	fprintf(f, "# T");
 	for (int m = 0; m < N_MODES; m++)
-		fprintf(f, " %s:incumbent_us %s:candidate_us %s:twin_us %s:sota_us %s:speedup "
-		           "%s:speedup_lo %s:speedup_hi %s:sota_speedup %s:qualified_speedup",
-		        modes[m], modes[m], modes[m], modes[m], modes[m], modes[m], modes[m], modes[m],
-		        modes[m]);
+		fprintf(f,
+		        " %s:incumbent_us %s:candidate_us %s:twin_us %s:sota_us %s:speedup "
+		        "%s:speedup_lo %s:speedup_hi %s:sota_speedup %s:qualified_speedup",
+		        modes[m], modes[m], modes[m], modes[m], modes[m], modes[m], modes[m],
+		        modes[m], modes[m]);
 	fputc('\n', f);
 	for (int i = 0; i < sh->n; i++) {
 		const entry *e = &sh->e[i];
@@ -105,8 +106,10 @@ static int write_data(const shape *sh, const char *path, int has[N_MODES][N_COLS
 		for (int m = 0; m < N_MODES; m++) {
 			double v[N_COLS];
 			for (int a = 0; a < 4; a++)
-				v[a] = 1e-3 * gq_results_median_ns(e->tpoint, arms[a], modes[m], "op");
-			const json_t *sp = gq_results_speedup(e->tpoint, "candidate", modes[m], "op");
+				v[a] =
+				    1e-3 * gq_results_median_ns(e->tpoint, arms[a], modes[m], "op");
+			const json_t *sp =
+			    gq_results_speedup(e->tpoint, "candidate", modes[m], "op");
 			v[4] = sp ? gq_json_num(sp, "estimate") : v[0] / v[1];
 			v[5] = gq_json_num(sp, "lo");
 			v[6] = gq_json_num(sp, "hi");
@@ -145,10 +148,11 @@ static void write_body(FILE *f, const shape *sh, const char *dat, int has[N_MODE
 		for (int a = 0; a < 4; a++) {
 			if (!has[m][a])
 				continue;
-			fprintf(f, "%s \"%s\" using 1:%d with linespoints lc rgb \"%s\" dt %d pt %d "
-			           "title \"%s, %s\"",
-			        first ? "" : ",", dat, col(m, a), colors[a], m ? 2 : 1, m ? 6 : 7, arms[a],
-			        modes[m]);
+			fprintf(f,
+			        "%s \"%s\" using 1:%d with linespoints lc rgb \"%s\" dt %d pt %d "
+			        "title \"%s, %s\"",
+			        first ? "" : ",", dat, col(m, a), colors[a], m ? 2 : 1, m ? 6 : 7,
+			        arms[a], modes[m]);
 			first = 0;
 		}
 	if (first)
@@ -156,25 +160,30 @@ static void write_body(FILE *f, const shape *sh, const char *dat, int has[N_MODE
 	fprintf(f, "\nunset logscale y\nset ylabel \"speedup over the incumbent\"\nplot");
 	first = 1;
 	if (isfinite(lo) && isfinite(hi)) {
-		fprintf(f, " \"%s\" using 1:(%.6g):(%.6g) with filledcurves fc rgb \"#bbbbbb\" fs "
-		           "transparent solid 0.4 noborder title \"A/A band [%.4f, %.4f]\"",
+		fprintf(f,
+		        " \"%s\" using 1:(%.6g):(%.6g) with filledcurves fc rgb \"#bbbbbb\" fs "
+		        "transparent solid 0.4 noborder title \"A/A band [%.4f, %.4f]\"",
 		        dat, lo, hi, lo, hi);
 		first = 0;
 	}
 	fprintf(f, "%s 1 with lines lc rgb \"black\" dt 3 notitle", first ? "" : ",");
 	for (int m = 0; m < N_MODES; m++) {
 		if (has[m][4])
-			fprintf(f, ", \"%s\" using 1:%d:%d:%d with yerrorlines lc rgb \"%s\" dt %d pt %d "
-			           "title \"candidate, %s\"",
-			        dat, col(m, 4), col(m, 5), col(m, 6), colors[1], m ? 2 : 1, m ? 6 : 7,
-			        modes[m]);
+			fprintf(
+			    f,
+			    ", \"%s\" using 1:%d:%d:%d with yerrorlines lc rgb \"%s\" dt %d pt %d "
+			    "title \"candidate, %s\"",
+			    dat, col(m, 4), col(m, 5), col(m, 6), colors[1], m ? 2 : 1, m ? 6 : 7,
+			    modes[m]);
 		if (has[m][7])
-			fprintf(f, ", \"%s\" using 1:%d with linespoints lc rgb \"%s\" dt %d pt %d "
-			           "title \"sota, %s\"",
+			fprintf(f,
+			        ", \"%s\" using 1:%d with linespoints lc rgb \"%s\" dt %d pt %d "
+			        "title \"sota, %s\"",
 			        dat, col(m, 7), colors[3], m ? 2 : 1, m ? 6 : 7, modes[m]);
 		if (has[m][8])
-			fprintf(f, ", \"%s\" using 1:%d with points pt 65 ps 2.2 lw 2 lc rgb "
-			           "\"#006400\" title \"qualified, %s\"",
+			fprintf(f,
+			        ", \"%s\" using 1:%d with points pt 65 ps 2.2 lw 2 lc rgb "
+			        "\"#006400\" title \"qualified, %s\"",
 			        dat, col(m, 8), modes[m]);
 	}
 	fprintf(f, "\nunset multiplot\n");
@@ -185,7 +194,8 @@ static gq_status run_gnuplot(const char *dir, const char *script, const char *lo
 {
 	pid_t pid = fork();
 	if (pid < 0)
-		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "fork failed: %s", strerror(errno));
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "fork failed: %s",
+		                    strerror(errno));
 	if (pid == 0) {
 		if (chdir(dir) != 0)
 			_exit(126);
@@ -216,7 +226,8 @@ static gq_status run_gnuplot(const char *dir, const char *script, const char *lo
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return gq_error_set(err, GQ_ERR_INTERNAL, dir,
-		                    "gnuplot is not installed (apt-get install gnuplot-nox): %s", text);
+		                    "gnuplot is not installed (apt-get install gnuplot-nox): %s",
+		                    text);
 	return gq_error_set(err, GQ_ERR_INTERNAL, path, "gnuplot %s %s: %s", script,
 	                    WIFEXITED(status) ? "failed" : "was killed", text);
 }
@@ -236,16 +247,19 @@ static gq_status draw(const char *dir, shape *sh, gq_error *err)
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return gq_error_set(err, GQ_ERR_INPUT, path, "cannot write: %s", strerror(errno));
-	fprintf(f, "# %s: made by gemmq plot from %s\nset encoding utf8\nset datafile missing "
-	           "\"?\"\n",
+	fprintf(f,
+	        "# %s: made by gemmq plot from %s\nset encoding utf8\nset datafile missing "
+	        "\"?\"\n",
 	        gp, dat);
-	fprintf(f, "set terminal pngcairo size 1100,900 noenhanced font \"sans,10\"\n"
-	           "set output \"%s.png\"\n",
+	fprintf(f,
+	        "set terminal pngcairo size 1100,900 noenhanced font \"sans,10\"\n"
+	        "set output \"%s.png\"\n",
 	        sh->name);
 	write_body(f, sh, dat, has);
-	fprintf(f, "set output\nreset\nset encoding utf8\nset datafile missing \"?\"\n"
-	           "set terminal svg size 1100,900 noenhanced font \"sans,10\" background "
-	           "\"white\"\nset output \"%s.svg\"\n",
+	fprintf(f,
+	        "set output\nreset\nset encoding utf8\nset datafile missing \"?\"\n"
+	        "set terminal svg size 1100,900 noenhanced font \"sans,10\" background "
+	        "\"white\"\nset output \"%s.svg\"\n",
 	        sh->name);
 	write_body(f, sh, dat, has);
 	fprintf(f, "set output\n");
@@ -277,7 +291,8 @@ int gq_cmd_plot(int argc, char **argv)
 			return gq_cli_usage_error("plot", usage_plot, "%s", "unknown option");
 	}
 	if (optind >= argc)
-		return gq_cli_usage_error("plot", usage_plot, "%s", "give at least one results file");
+		return gq_cli_usage_error("plot", usage_plot, "%s",
+		                          "give at least one results file");
 	int nfiles = argc - optind;
 	json_t **docs = calloc((size_t)nfiles, sizeof(*docs));
 	shape *shapes = NULL;
@@ -300,7 +315,8 @@ int gq_cmd_plot(int argc, char **argv)
 			if (!tp)
 				continue;
 			char name[256];
-			snprintf(name, sizeof(name), "%s-%s-%lldx%lld-%s-%s", tag, gq_json_str(p, "op"),
+			snprintf(name, sizeof(name), "%s-%s-%lldx%lld-%s-%s", tag,
+			         gq_json_str(p, "op"),
 			         (long long)json_integer_value(json_object_get(p, "d_in")),
 			         (long long)json_integer_value(json_object_get(p, "d_out")),
 			         gq_json_str(p, "in"), gq_json_str(p, "out"));
@@ -321,7 +337,8 @@ int gq_cmd_plot(int argc, char **argv)
 				memset(&shapes[k], 0, sizeof(shape));
 				snprintf(shapes[k].name, sizeof(shapes[k].name), "%s", name);
 				snprintf(shapes[k].title, sizeof(shapes[k].title),
-				         "%s %lldx%lld, %s -> %s, step op, on %s", gq_json_str(p, "op"),
+				         "%s %lldx%lld, %s -> %s, step op, on %s",
+				         gq_json_str(p, "op"),
 				         (long long)json_integer_value(json_object_get(p, "d_in")),
 				         (long long)json_integer_value(json_object_get(p, "d_out")),
 				         gq_json_str(p, "in"), gq_json_str(p, "out"), part);
@@ -338,12 +355,15 @@ int gq_cmd_plot(int argc, char **argv)
 				sh->cap = sh->cap ? 2 * sh->cap : 16;
 				entry *ne = realloc(sh->e, (size_t)sh->cap * sizeof(entry));
 				if (!ne) {
-					s = gq_error_set(&err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+					s = gq_error_set(&err, GQ_ERR_INTERNAL, GQ_HERE,
+					                 "out of memory");
 					break;
 				}
 				sh->e = ne;
 			}
-			sh->e[sh->n++] = (entry){.doc = docs[f], .point = p, .tpoint = tp,
+			sh->e[sh->n++] = (entry){.doc = docs[f],
+			                         .point = p,
+			                         .tpoint = tp,
 			                         .t = json_integer_value(json_object_get(p, "t"))};
 		}
 	}

@@ -40,7 +40,8 @@ static const char usage_qualify[] =
     "Qualify the protocol's candidate against its incumbent: accuracy of every program at every\n"
     "point (gemmq accuracy), then timing of every arm in worker processes (gemmq time), then a\n"
     "verdict per point from the protocol's decision section: qualified, inaccurate, slower,\n"
-    "inconclusive or error, each with its reasons (rule, mode, step, seed, figure). All of it goes\n"
+    "inconclusive or error, each with its reasons (rule, mode, step, seed, figure). All of it "
+    "goes\n"
     "into one results file (protocols/results.schema.json). Without PROTOCOL the embedded smoke\n"
     "protocol runs (smoke-host with --device host).\n"
     "\n"
@@ -69,12 +70,12 @@ typedef struct qctx {
 	int shard_index, shard_count;
 	int quiet;
 	gq_accuracy_run acc;
-	gq_accuracy_run sub;   /* the wanted pending points, as gq_accuracy_execute sees them */
-	int *sub_map;          /* sub.points[k] is acc.points[sub_map[k]] */
+	gq_accuracy_run sub; /* the wanted pending points, as gq_accuracy_execute sees them */
+	int *sub_map;        /* sub.points[k] is acc.points[sub_map[k]] */
 	gq_timing_data timing;
-	int timing_started;    /* timing data belongs in the file */
-	json_t *kept_timing;   /* a finished timing section taken over as it was */
-	json_t *resumed;       /* meta.resumed entries */
+	int timing_started;  /* timing data belongs in the file */
+	json_t *kept_timing; /* a finished timing section taken over as it was */
+	json_t *resumed;     /* meta.resumed entries */
 	int complete;
 	int acc_done, acc_total;
 	double start;
@@ -192,28 +193,30 @@ static gq_status check_existing(const qctx *q, const json_t *doc, gq_error *err)
 	const json_t *dev = json_object_get(doc, "device");
 	const char *sha = gq_json_str(pj, "sha256");
 	if (strcmp(sha, q->proto->sha256) != 0)
-		return gq_error_set(err, GQ_ERR_INPUT, q->output,
-		                    "holds results of protocol '%s' (sha256 %.12s), not of %s (sha256 "
-		                    "%.12s): choose another -o, or --force to start over",
-		                    gq_json_str(pj, "name"), sha, q->proto->source, q->proto->sha256);
+		return gq_error_set(
+		    err, GQ_ERR_INPUT, q->output,
+		    "holds results of protocol '%s' (sha256 %.12s), not of %s (sha256 "
+		    "%.12s): choose another -o, or --force to start over",
+		    gq_json_str(pj, "name"), sha, q->proto->source, q->proto->sha256);
 	int sm = (int)json_integer_value(json_object_get(dev, "sm_count"));
 	if (strcmp(gq_json_str(dev, "name"), q->dev->name) ||
 	    strcmp(gq_json_str(dev, "arch"), q->dev->arch) ||
 	    (!q->dev->is_host && sm != q->dev->sm_count))
-		return gq_error_set(err, GQ_ERR_INPUT, q->output,
-		                    "holds results measured on %s (%s), not on this %s (%s): choose "
-		                    "another -o, or --force to start over",
-		                    gq_json_str(dev, "name"), gq_json_str(dev, "arch"), q->dev->name,
-		                    q->dev->arch);
+		return gq_error_set(
+		    err, GQ_ERR_INPUT, q->output,
+		    "holds results measured on %s (%s), not on this %s (%s): choose "
+		    "another -o, or --force to start over",
+		    gq_json_str(dev, "name"), gq_json_str(dev, "arch"), q->dev->name, q->dev->arch);
 	const json_t *shard = json_object_get(meta, "shard");
 	int index = shard ? (int)json_integer_value(json_object_get(shard, "index")) : 0;
 	int count = shard ? (int)json_integer_value(json_object_get(shard, "count")) : 1;
 	int want_count = q->shard_count > 1 ? q->shard_count : 1;
 	int want_index = q->shard_count > 1 ? q->shard_index : 0;
 	if (count != want_count || index != want_index)
-		return gq_error_set(err, GQ_ERR_INPUT, q->output,
-		                    "holds shard %d/%d of the protocol, not %d/%d: choose another -o",
-		                    index, count, want_index, want_count);
+		return gq_error_set(
+		    err, GQ_ERR_INPUT, q->output,
+		    "holds shard %d/%d of the protocol, not %d/%d: choose another -o", index, count,
+		    want_index, want_count);
 	return GQ_OK;
 }
 
@@ -245,14 +248,11 @@ typedef struct opts {
 
 static int parse_opts(int argc, char **argv, opts *o)
 {
-	static const struct option longopts[] = {{"device", required_argument, NULL, 'd'},
-	                                         {"output", required_argument, NULL, 'o'},
-	                                         {"force", no_argument, NULL, 'f'},
-	                                         {"shard", required_argument, NULL, 's'},
-	                                         {"raw-dir", required_argument, NULL, 'r'},
-	                                         {"quiet", no_argument, NULL, 'q'},
-	                                         {"help", no_argument, NULL, 'h'},
-	                                         {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {
+	    {"device", required_argument, NULL, 'd'},  {"output", required_argument, NULL, 'o'},
+	    {"force", no_argument, NULL, 'f'},         {"shard", required_argument, NULL, 's'},
+	    {"raw-dir", required_argument, NULL, 'r'}, {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
 	memset(o, 0, sizeof(*o));
 	o->shard_count = 1;
 	int c;
@@ -266,9 +266,9 @@ static int parse_opts(int argc, char **argv, opts *o)
 			o->force = 1;
 		else if (c == 's') {
 			if (parse_shard(optarg, &o->shard_index, &o->shard_count) != 0)
-				return gq_cli_usage_error("qualify", usage_qualify,
-				                          "--shard wants I/N with 0 <= I < N (got '%s')",
-				                          optarg);
+				return gq_cli_usage_error(
+				    "qualify", usage_qualify,
+				    "--shard wants I/N with 0 <= I < N (got '%s')", optarg);
 		} else if (c == 'r')
 			o->raw_dir = optarg;
 		else if (c == 'q')
@@ -280,8 +280,8 @@ static int parse_opts(int argc, char **argv, opts *o)
 			return gq_cli_usage_error("qualify", usage_qualify, "%s", "unknown option");
 	}
 	if (argc - optind > 1)
-		return gq_cli_usage_error("qualify", usage_qualify, "give one protocol (got '%s' too)",
-		                          argv[optind + 1]);
+		return gq_cli_usage_error("qualify", usage_qualify,
+		                          "give one protocol (got '%s' too)", argv[optind + 1]);
 	o->protocol = optind < argc ? argv[optind] : NULL;
 	return GQ_EXIT_OK;
 }
@@ -325,10 +325,11 @@ static gq_status resume(qctx *q, const opts *o, const char *raw_dir, json_t **ol
 			s = gq_time_run_restore(&q->timing, timing, raw_dir, &cells, err);
 		q->timing_started = s == GQ_OK;
 	} else if (timing && !q->quiet)
-		fprintf(stderr,
-		        "gemmq qualify: the timing folder %s is gone: the timing of this run starts "
-		        "over\n",
-		        raw_dir);
+		fprintf(
+		    stderr,
+		    "gemmq qualify: the timing folder %s is gone: the timing of this run starts "
+		    "over\n",
+		    raw_dir);
 	const json_t *prev = json_object_get(json_object_get(*old, "meta"), "resumed");
 	q->resumed = json_is_array(prev) ? json_deep_copy(prev) : json_array();
 	json_t *r = json_object();
@@ -342,8 +343,8 @@ static gq_status resume(qctx *q, const opts *o, const char *raw_dir, json_t **ol
 		        "gemmq qualify: resuming %s: accuracy of %d points kept; timing %s\n",
 		        q->output, restored,
 		        q->kept_timing ? "complete, kept as it was"
-		                       : cells ? "samples of earlier workers kept"
-		                               : "starts now");
+		        : cells        ? "samples of earlier workers kept"
+		                       : "starts now");
 	if (!q->quiet && cells)
 		fprintf(stderr, "gemmq qualify: %d (point, process) cells of timing kept from %s\n",
 		        cells, raw_dir);
@@ -418,7 +419,8 @@ int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
 		char tag[64], shard[64] = "";
 		gq_device_tag(&dev, tag, sizeof(tag));
 		if (o.shard_count > 1)
-			snprintf(shard, sizeof(shard), "-shard%dof%d", o.shard_index, o.shard_count);
+			snprintf(shard, sizeof(shard), "-shard%dof%d", o.shard_index,
+			         o.shard_count);
 		snprintf(output, sizeof(output), "results/%s-%s%s.json", proto.name, tag, shard);
 	}
 	if (o.raw_dir)
@@ -430,12 +432,18 @@ int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
 		snprintf(raw_dir, sizeof(raw_dir), "%.*s.timing", (int)n, output);
 	}
 	if (gq_cli_make_parent_dir(output) != 0) {
-		gq_error_set(&err, GQ_ERR_INPUT, output, "cannot create the folder of the results file");
+		gq_error_set(&err, GQ_ERR_INPUT, output,
+		             "cannot create the folder of the results file");
 		gq_protocol_free(&proto);
 		return gq_cli_error("qualify", &err);
 	}
-	qctx q = {.meta = &meta, .proto = &proto, .dev = &dev, .output = output,
-	          .shard_index = o.shard_index, .shard_count = o.shard_count, .quiet = o.quiet,
+	qctx q = {.meta = &meta,
+	          .proto = &proto,
+	          .dev = &dev,
+	          .output = output,
+	          .shard_index = o.shard_index,
+	          .shard_count = o.shard_count,
+	          .quiet = o.quiet,
 	          .start = gq_cli_now()};
 	s = gq_accuracy_init(&proto, NULL, 0, &q.acc, &err);
 	if (s == GQ_OK)
@@ -455,7 +463,8 @@ int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
 	}
 	if (!o.quiet)
 		fprintf(stderr,
-		        "gemmq qualify: protocol '%s' (%d points%s, %d seeds x %d reruns) on %s -> %s\n",
+		        "gemmq qualify: protocol '%s' (%d points%s, %d seeds x %d reruns) on %s -> "
+		        "%s\n",
 		        proto.name, q.acc_total, o.shard_count > 1 ? " in this shard" : "",
 		        proto.seeds, proto.reruns, dev.name, output);
 
@@ -487,16 +496,24 @@ int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
 		q.timing_started = 1;
 		if (s == GQ_OK && !dev.is_host)
 			clocks = gq_clocks_open(dev.pci_bus_id, NULL, 0);
-		gq_time_run r = {.data = &q.timing, .spec = NULL, .dir = raw_dir,
-		                 .label = "gemmq qualify", .wanted = wanted, .quiet = o.quiet,
-		                 .clocks = clocks, .save = save_cb, .user = &q};
+		gq_time_run r = {.data = &q.timing,
+		                 .spec = NULL,
+		                 .dir = raw_dir,
+		                 .label = "gemmq qualify",
+		                 .wanted = wanted,
+		                 .quiet = o.quiet,
+		                 .clocks = clocks,
+		                 .save = save_cb,
+		                 .user = &q};
 		char ordinal[16];
 		snprintf(ordinal, sizeof(ordinal), "%d", dev.ordinal);
 		r.spec = dev.is_host ? "host" : ordinal;
 		if (s == GQ_OK && !o.quiet)
-			fprintf(stderr, "gemmq qualify: timing %d (point, process) cells in %d worker "
-			                "processes\n",
-			        gq_time_run_count_pending(&q.timing, wanted), q.timing.process_count);
+			fprintf(stderr,
+			        "gemmq qualify: timing %d (point, process) cells in %d worker "
+			        "processes\n",
+			        gq_time_run_count_pending(&q.timing, wanted),
+			        q.timing.process_count);
 		if (s == GQ_OK)
 			s = gq_time_run_pending(&r, &err);
 	}

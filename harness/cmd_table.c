@@ -42,7 +42,7 @@ static const char *const steps[] = {"op", "bwd", "2fwd+bwd"};
 static const char *const arms[] = {"incumbent", "candidate", "twin", "sota"};
 #define N_MODES 2
 #define N_STEPS 3
-#define N_ARMS 4
+#define N_ARMS  4
 
 typedef struct row {
 	int file, part, point, mode, step;
@@ -55,10 +55,10 @@ typedef struct table {
 	int nfiles;
 	json_t **docs;
 	const char **paths;
-	int *part_of;        /* file → part index */
-	char (*parts)[160];  /* part names */
+	int *part_of;       /* file → part index */
+	char (*parts)[160]; /* part names */
 	int nparts;
-	int *part_file;      /* part → first file */
+	int *part_file; /* part → first file */
 	row *rows;
 	int nrows, cap;
 } table;
@@ -106,19 +106,25 @@ static gq_status gather(table *t, gq_error *err)
 			int repeat = is_repeat(t, t->part_of[f], gq_json_str(p, "id"), f, (int)i);
 			for (int m = 0; m < N_MODES; m++)
 				for (int s = 0; s < N_STEPS; s++) {
-					row r = {.file = f, .part = t->part_of[f], .point = (int)i,
-					         .mode = m, .step = s, .repeat = repeat};
+					row r = {.file = f,
+					         .part = t->part_of[f],
+					         .point = (int)i,
+					         .mode = m,
+					         .step = s,
+					         .repeat = repeat};
 					int any = 0;
 					for (int a = 0; a < N_ARMS; a++) {
-						r.us[a] = 1e-3 * gq_results_median_ns(tp, arms[a], modes[m],
-						                                      steps[s]);
+						r.us[a] =
+						    1e-3 * gq_results_median_ns(tp, arms[a],
+						                                modes[m], steps[s]);
 						any |= isfinite(r.us[a]);
 					}
 					if (!any)
 						continue;
 					const json_t *sp =
 					    gq_results_speedup(tp, "candidate", modes[m], steps[s]);
-					r.vs_inc = sp ? gq_json_num(sp, "estimate") : r.us[0] / r.us[1];
+					r.vs_inc =
+					    sp ? gq_json_num(sp, "estimate") : r.us[0] / r.us[1];
 					r.vs_inc_lo = gq_json_num(sp, "lo");
 					r.vs_inc_hi = gq_json_num(sp, "hi");
 					r.vs_sota = r.us[3] / r.us[1];
@@ -185,8 +191,10 @@ static void caption(const table *t, int part, char *buf, size_t size)
 	const json_t *band = json_object_get(timing, "aa_band");
 	char drv[32], rt[32], lt[32];
 	version_text(drv, sizeof(drv), json_integer_value(json_object_get(dev, "driver_version")));
-	version_text(rt, sizeof(rt), json_integer_value(json_object_get(dev, "cuda_runtime_version")));
-	lt_version_text(lt, sizeof(lt), json_integer_value(json_object_get(dev, "cublaslt_version")));
+	version_text(rt, sizeof(rt),
+	             json_integer_value(json_object_get(dev, "cuda_runtime_version")));
+	lt_version_text(lt, sizeof(lt),
+	                json_integer_value(json_object_get(dev, "cublaslt_version")));
 	size_t used = 0;
 #define ADD(...)                                                                                   \
 	do {                                                                                       \
@@ -201,7 +209,8 @@ static void caption(const table *t, int part, char *buf, size_t size)
 		    gq_json_str(tc, "cuda_toolkit"));
 	ADD("); ");
 	if (!strcmp(gq_json_str(dev, "backend"), "host"))
-		ADD("host backend, %lld CPUs; ", (long long)json_integer_value(json_object_get(dev, "host_cpus")));
+		ADD("host backend, %lld CPUs; ",
+		    (long long)json_integer_value(json_object_get(dev, "host_cpus")));
 	else
 		ADD("CUDA driver %s, runtime %s, cuBLASLt %s, CUPTI %lld; ", drv, rt, lt,
 		    (long long)json_integer_value(json_object_get(dev, "cupti_version")));
@@ -219,11 +228,12 @@ static void caption(const table *t, int part, char *buf, size_t size)
 	join_names(json_object_get(method, "modes"), mode_list, sizeof(mode_list), ", ");
 	join_names(json_object_get(method, "steps"), step_list, sizeof(step_list), ", ");
 	int cupti = !strcmp(gq_json_str(timing, "backend"), "cupti");
-	ADD(". Timing: each latency is the median over %zu worker processes (", json_array_size(procs));
+	ADD(". Timing: each latency is the median over %zu worker processes (",
+	    json_array_size(procs));
 	size_t i;
 	const json_t *p;
-	json_array_foreach(procs, i, p) ADD("%s%s/%s", i ? ", " : "", gq_json_str(p, "layout"),
-	                                    gq_json_str(p, "order"));
+	json_array_foreach(procs, i, p)
+	    ADD("%s%s/%s", i ? ", " : "", gq_json_str(p, "layout"), gq_json_str(p, "order"));
 	ADD(") of each process's median %s, over %lld iterations per op and %lld per step after "
 	    "%lld warm-up iterations; modes %s; steps %s; ",
 	    cupti ? "CUPTI span (first kernel start to last kernel end)"
@@ -241,7 +251,8 @@ static void caption(const table *t, int part, char *buf, size_t size)
 	const json_t *boot = json_object_get(method, "bootstrap");
 	ADD("speedup = baseline / candidate latency, with a %.0f %% bootstrap interval (%lld "
 	    "resamples of processes, then iterations); A/A band (incumbent / twin, %lld ratios) ",
-	    100 * gq_json_num(boot, "level"), (long long)json_integer_value(json_object_get(boot, "resamples")),
+	    100 * gq_json_num(boot, "level"),
+	    (long long)json_integer_value(json_object_get(boot, "resamples")),
 	    (long long)json_integer_value(json_object_get(band, "count")));
 	char lo[32], hi[32];
 	fmt_num(lo, sizeof(lo), gq_json_num(band, "lo"), "%.4f", "n/a");
@@ -253,7 +264,8 @@ static void caption(const table *t, int part, char *buf, size_t size)
 		ADD(" Verdicts: qualified when accurate on every seed and rerun, the op speedup at "
 		    "least %.3f%s, and every timed step at most %.1f %% slower in each mode.",
 		    gq_json_num(d, "min_speedup"),
-		    json_is_true(json_object_get(d, "accept_aa_band")) ? " or inside the A/A band" : "",
+		    json_is_true(json_object_get(d, "accept_aa_band")) ? " or inside the A/A band"
+		                                                       : "",
 		    100 * gq_json_num(d, "max_step_slowdown"));
 	}
 #undef ADD
@@ -261,7 +273,8 @@ static void caption(const table *t, int part, char *buf, size_t size)
 
 static const char *verdict_text(const table *t, const row *r)
 {
-	const json_t *p = json_array_get(json_object_get(t->docs[r->file], "points"), (size_t)r->point);
+	const json_t *p =
+	    json_array_get(json_object_get(t->docs[r->file], "points"), (size_t)r->point);
 	const json_t *v = json_object_get(p, "verdict");
 	return json_is_object(v) ? gq_json_str(v, "status") : "";
 }
@@ -272,11 +285,13 @@ typedef struct cells {
 
 static void row_cells(const table *t, const row *r, int tsv, cells *c)
 {
-	const json_t *p = json_array_get(json_object_get(t->docs[r->file], "points"), (size_t)r->point);
+	const json_t *p =
+	    json_array_get(json_object_get(t->docs[r->file], "points"), (size_t)r->point);
 	snprintf(c->shape, sizeof(c->shape), "%s %lldx%lld", gq_json_str(p, "op"),
 	         (long long)json_integer_value(json_object_get(p, "d_in")),
 	         (long long)json_integer_value(json_object_get(p, "d_out")));
-	snprintf(c->t, sizeof(c->t), "%lld", (long long)json_integer_value(json_object_get(p, "t")));
+	snprintf(c->t, sizeof(c->t), "%lld",
+	         (long long)json_integer_value(json_object_get(p, "t")));
 	snprintf(c->dtypes, sizeof(c->dtypes), "%s%s%s", gq_json_str(p, "in"), tsv ? "->" : " → ",
 	         gq_json_str(p, "out"));
 	const char *missing = tsv ? "" : "—";
@@ -305,18 +320,20 @@ static void minmax(double v, double *lo, double *hi)
 static void print_summary(FILE *out, const table *t, int tsv)
 {
 	if (tsv)
-		fprintf(out, "# summary: rows, and the smallest and largest speedup of the candidate "
-		             "over each baseline (repeat runs left out)\n"
-		             "part\tstep\trows\tvs_incumbent_min\tvs_incumbent_max\tvs_sota_min\t"
-		             "vs_sota_max\n");
+		fprintf(out,
+		        "# summary: rows, and the smallest and largest speedup of the candidate "
+		        "over each baseline (repeat runs left out)\n"
+		        "part\tstep\trows\tvs_incumbent_min\tvs_incumbent_max\tvs_sota_min\t"
+		        "vs_sota_max\n");
 	else
-		fprintf(out, "## Summary\n\n"
-		             "Per part and step: rows (points × modes), and the smallest and largest "
-		             "speedup of the candidate over each baseline (> 1: the candidate is "
-		             "faster); repeat runs are left out.\n\n"
-		             "| part | step | rows | vs incumbent, min | vs incumbent, max | vs sota, "
-		             "min | vs sota, max |\n"
-		             "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+		fprintf(out,
+		        "## Summary\n\n"
+		        "Per part and step: rows (points × modes), and the smallest and largest "
+		        "speedup of the candidate over each baseline (> 1: the candidate is "
+		        "faster); repeat runs are left out.\n\n"
+		        "| part | step | rows | vs incumbent, min | vs incumbent, max | vs sota, "
+		        "min | vs sota, max |\n"
+		        "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
 	for (int part = 0; part < t->nparts; part++)
 		for (int s = 0; s < N_STEPS; s++) {
 			int n = 0;
@@ -338,30 +355,33 @@ static void print_summary(FILE *out, const table *t, int tsv)
 			fmt_num(v[2], 32, slo, f, missing);
 			fmt_num(v[3], 32, shi, f, missing);
 			if (tsv)
-				fprintf(out, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", t->parts[part], steps[s], n,
-				        v[0], v[1], v[2], v[3]);
-			else
-				fprintf(out, "| %s | %s | %d | %s | %s | %s | %s |\n", t->parts[part],
+				fprintf(out, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", t->parts[part],
 				        steps[s], n, v[0], v[1], v[2], v[3]);
+			else
+				fprintf(out, "| %s | %s | %d | %s | %s | %s | %s |\n",
+				        t->parts[part], steps[s], n, v[0], v[1], v[2], v[3]);
 		}
 }
 
 static void print_points(FILE *out, const table *t, int tsv)
 {
 	if (tsv)
-		fprintf(out, "# points: latency in microseconds (median over processes); speedup = "
-		             "baseline / candidate\n"
-		             "part\tshape\tT\tdtypes\tmode\tstep\tincumbent_us\tcandidate_us\ttwin_us\t"
-		             "sota_us\tvs_incumbent\tvs_incumbent_lo\tvs_incumbent_hi\tvs_sota\tverdict\t"
-		             "note\n");
+		fprintf(
+		    out,
+		    "# points: latency in microseconds (median over processes); speedup = "
+		    "baseline / candidate\n"
+		    "part\tshape\tT\tdtypes\tmode\tstep\tincumbent_us\tcandidate_us\ttwin_us\t"
+		    "sota_us\tvs_incumbent\tvs_incumbent_lo\tvs_incumbent_hi\tvs_sota\tverdict\t"
+		    "note\n");
 	else
-		fprintf(out, "## Points\n\n"
-		             "Latency in µs (median over processes of the per-process medians); speedup "
-		             "= baseline / candidate, over the incumbent with its 95 %% interval.\n\n"
-		             "| part | shape | T | dtypes | mode | step | incumbent µs | candidate µs | "
-		             "twin µs | sota µs | vs incumbent | vs sota | verdict | note |\n"
-		             "| --- | --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | "
-		             "---: | --- | --- |\n");
+		fprintf(out,
+		        "## Points\n\n"
+		        "Latency in µs (median over processes of the per-process medians); speedup "
+		        "= baseline / candidate, over the incumbent with its 95 %% interval.\n\n"
+		        "| part | shape | T | dtypes | mode | step | incumbent µs | candidate µs | "
+		        "twin µs | sota µs | vs incumbent | vs sota | verdict | note |\n"
+		        "| --- | --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | "
+		        "---: | --- | --- |\n");
 	for (int k = 0; k < t->nrows; k++) {
 		const row *r = &t->rows[k];
 		cells c;
@@ -371,17 +391,19 @@ static void print_points(FILE *out, const table *t, int tsv)
 			char lo[32], hi[32];
 			fmt_num(lo, sizeof(lo), r->vs_inc_lo, "%.4f", "");
 			fmt_num(hi, sizeof(hi), r->vs_inc_hi, "%.4f", "");
-			fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-			        t->parts[r->part], c.shape, c.t, c.dtypes, modes[r->mode],
-			        steps[r->step], c.us[0], c.us[1], c.us[2], c.us[3], c.vs_inc, lo, hi,
-			        c.vs_sota, verdict_text(t, r), note);
-		} else
 			fprintf(out,
-			        "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
-			        "|\n",
+			        "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			        t->parts[r->part], c.shape, c.t, c.dtypes, modes[r->mode],
-			        steps[r->step], c.us[0], c.us[1], c.us[2], c.us[3], c.vs_inc,
-			        c.vs_sota, verdict_text(t, r), note);
+			        steps[r->step], c.us[0], c.us[1], c.us[2], c.us[3], c.vs_inc, lo,
+			        hi, c.vs_sota, verdict_text(t, r), note);
+		} else
+			fprintf(
+			    out,
+			    "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
+			    "|\n",
+			    t->parts[r->part], c.shape, c.t, c.dtypes, modes[r->mode],
+			    steps[r->step], c.us[0], c.us[1], c.us[2], c.us[3], c.vs_inc, c.vs_sota,
+			    verdict_text(t, r), note);
 	}
 }
 
@@ -444,7 +466,8 @@ int gq_cmd_table(int argc, char **argv)
 		return gq_cli_usage_error("table", usage_table, "--format is md or tsv, not '%s'",
 		                          format);
 	if (optind >= argc)
-		return gq_cli_usage_error("table", usage_table, "%s", "give at least one results file");
+		return gq_cli_usage_error("table", usage_table, "%s",
+		                          "give at least one results file");
 	table t = {.nfiles = argc - optind};
 	t.docs = calloc((size_t)t.nfiles, sizeof(*t.docs));
 	t.paths = (const char **)(argv + optind);
@@ -490,7 +513,8 @@ int gq_cmd_table(int argc, char **argv)
 		bad |= fclose(out) != 0;
 	table_free(&t);
 	if (bad) {
-		gq_error_set(&err, GQ_ERR_INTERNAL, output ? output : "stdout", "writing the table failed");
+		gq_error_set(&err, GQ_ERR_INTERNAL, output ? output : "stdout",
+		             "writing the table failed");
 		return gq_cli_error("table", &err);
 	}
 	return GQ_EXIT_OK;

@@ -84,7 +84,7 @@ static const char *type_of(const json_t *v)
 
 static int is_annotation(const char *key)
 {
-	static const char *const names[] = {"$schema", "$id",     "$comment", "$defs", "title",
+	static const char *const names[] = {"$schema",     "$id",     "$comment", "$defs", "title",
 	                                    "description", "default", "examples", NULL};
 	for (int i = 0; names[i]; i++)
 		if (!strcmp(key, names[i]))
@@ -103,8 +103,7 @@ static void child_path(char *buf, size_t size, const char *path, const char *key
 		gq_jsonpos_append_index(buf, size, index);
 }
 
-static void check_object(ctx *c, const json_t *schema, const json_t *v, const char *path,
-                         int depth)
+static void check_object(ctx *c, const json_t *schema, const json_t *v, const char *path, int depth)
 {
 	const json_t *props = json_object_get(schema, "properties");
 	const json_t *extra = json_object_get(schema, "additionalProperties");
@@ -155,7 +154,8 @@ static void check(ctx *c, const json_t *schema, const json_t *v, const char *pat
 			const char *ref = json_string_value(kw);
 			const json_t *target = NULL;
 			if (ref && !strncmp(ref, "#/$defs/", 8))
-				target = json_object_get(json_object_get(c->root, "$defs"), ref + 8);
+				target =
+				    json_object_get(json_object_get(c->root, "$defs"), ref + 8);
 			if (!target)
 				violation(c, path, "unresolved $ref \"%s\" (only #/$defs/<name>)",
 				          ref ? ref : "?");
@@ -167,7 +167,8 @@ static void check(ctx *c, const json_t *schema, const json_t *v, const char *pat
 				ok = has_type(v, json_string_value(kw));
 			size_t i;
 			const json_t *t;
-			json_array_foreach(kw, i, t) ok |= json_is_string(t) && has_type(v, json_string_value(t));
+			json_array_foreach(kw, i, t) ok |=
+			    json_is_string(t) && has_type(v, json_string_value(t));
 			if (!ok) {
 				char *want = json_dumps(kw, JSON_COMPACT | JSON_ENCODE_ANY);
 				violation(c, path, "%s where the schema wants type %s", type_of(v),
@@ -182,7 +183,8 @@ static void check(ctx *c, const json_t *schema, const json_t *v, const char *pat
 			json_array_foreach(kw, i, e) ok |= json_equal((json_t *)e, (json_t *)v);
 			if (!ok) {
 				char *got = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-				violation(c, path, "%.200s is not one of the enum values", got ? got : "?");
+				violation(c, path, "%.200s is not one of the enum values",
+				          got ? got : "?");
 				free(got);
 			}
 		} else if (!strcmp(key, "const")) {
@@ -203,20 +205,23 @@ static void check(ctx *c, const json_t *schema, const json_t *v, const char *pat
 				}
 			}
 		} else if (!strcmp(key, "minItems")) {
-			if (json_is_array(v) && (json_int_t)json_array_size(v) < json_integer_value(kw))
-				violation(c, path, "has %zu items, fewer than %lld", json_array_size(v),
-				          (long long)json_integer_value(kw));
+			if (json_is_array(v) &&
+			    (json_int_t)json_array_size(v) < json_integer_value(kw))
+				violation(c, path, "has %zu items, fewer than %lld",
+				          json_array_size(v), (long long)json_integer_value(kw));
 		} else if (!strcmp(key, "minimum") || !strcmp(key, "maximum")) {
 			if (json_is_number(v)) {
 				double x = json_number_value(v), lim = json_number_value(kw);
 				if (key[1] == 'i' ? x < lim : x > lim)
 					violation(c, path, "%g is %s %g", x,
-					          key[1] == 'i' ? "below the minimum" : "above the maximum",
+					          key[1] == 'i' ? "below the minimum"
+					                        : "above the maximum",
 					          lim);
 			}
 		} else
-			violation(c, path, "the schema uses keyword \"%s\", which this validator does not "
-			                   "check",
+			violation(c, path,
+			          "the schema uses keyword \"%s\", which this validator does not "
+			          "check",
 			          key);
 	}
 	if (json_is_object(v))

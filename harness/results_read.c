@@ -54,8 +54,9 @@ gq_status gq_results_protocol(const json_t *doc, const char *path, gq_protocol *
 	const json_t *content =
 	    json_object_get(json_object_get(json_object_get(doc, "meta"), "protocol"), "content");
 	if (!json_is_object(content))
-		return gq_error_set(err, GQ_ERR_INPUT, path,
-		                    "the results do not hold their protocol (meta.protocol.content)");
+		return gq_error_set(
+		    err, GQ_ERR_INPUT, path,
+		    "the results do not hold their protocol (meta.protocol.content)");
 	char *text = json_dumps(content, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	if (!text)
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
@@ -115,13 +116,15 @@ static int restore_program(const json_t *o, const gq_protocol *proto, gq_program
 	rec->declared_deterministic = json_is_true(json_object_get(o, "declared_deterministic"));
 	rec->bitwise_stable = json_is_true(json_object_get(o, "bitwise_stable"));
 	rec->failed_seeds = (int)int_or(o, "failed_seeds", 0);
-	rec->seconds = json_is_number(json_object_get(o, "seconds")) ? gq_json_num(o, "seconds") : 0;
+	rec->seconds =
+	    json_is_number(json_object_get(o, "seconds")) ? gq_json_num(o, "seconds") : 0;
 	if (status == GQ_ACC_UNSUPPORTED)
 		return 0;
 	rec->seed_count = proto->seeds;
 	json_array_foreach(seeds, i, so)
 	{
-		gq_seed_record *sr = &rec->seeds[int_or(so, "seed", 0) - (int64_t)proto->first_seed];
+		gq_seed_record *sr =
+		    &rec->seeds[int_or(so, "seed", 0) - (int64_t)proto->first_seed];
 		sr->seed = (uint64_t)int_or(so, "seed", 0);
 		sr->pass = json_is_true(json_object_get(so, "pass"));
 		sr->reruns_run = (int)int_or(so, "reruns", 0);
@@ -170,8 +173,8 @@ gq_status gq_results_restore_accuracy(const json_t *doc, const gq_protocol *prot
 		char id[160];
 		point_id(&pr->problem, id, sizeof(id));
 		const json_t *programs = json_object_get(acc, "programs");
-		if (!json_is_true(json_object_get(acc, "done")) || strcmp(gq_json_str(p, "id"), id) ||
-		    !same_programs(programs, pr))
+		if (!json_is_true(json_object_get(acc, "done")) ||
+		    strcmp(gq_json_str(p, "id"), id) || !same_programs(programs, pr))
 			continue;
 		int ok = 1;
 		for (int j = 0; j < pr->program_count && ok; j++) {
@@ -262,7 +265,8 @@ gq_status gq_results_point_problem(const json_t *point, gq_problem *p, gq_error 
 
 const json_t *gq_results_timing_point(const json_t *doc, size_t i)
 {
-	const json_t *tp = json_array_get(json_object_get(json_object_get(doc, "timing"), "points"), i);
+	const json_t *tp =
+	    json_array_get(json_object_get(json_object_get(doc, "timing"), "points"), i);
 	const json_t *p = json_array_get(json_object_get(doc, "points"), i);
 	if (!tp || !p || strcmp(gq_json_str(tp, "id"), gq_json_str(p, "id")) != 0)
 		return NULL;

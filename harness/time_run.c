@@ -27,7 +27,8 @@ static gq_status write_file(const char *path, const char *text, size_t size, gq_
 	if (f && fclose(f) != 0)
 		ok = 0;
 	if (!ok)
-		return gq_error_set(err, GQ_ERR_INTERNAL, path, "cannot write: %s", strerror(errno));
+		return gq_error_set(err, GQ_ERR_INTERNAL, path, "cannot write: %s",
+		                    strerror(errno));
 	return GQ_OK;
 }
 
@@ -44,10 +45,11 @@ gq_status gq_time_run_prepare(const char *dir, const gq_protocol *proto, gq_erro
 	int same = text && n == proto->text_size && !memcmp(text, proto->text, n);
 	free(text);
 	if (!same)
-		return gq_error_set(err, GQ_ERR_INPUT, dir,
-		                    "this timing folder holds the samples of another protocol "
-		                    "(protocol.json differs from %s); remove it, or run with --force",
-		                    proto->source);
+		return gq_error_set(
+		    err, GQ_ERR_INPUT, dir,
+		    "this timing folder holds the samples of another protocol "
+		    "(protocol.json differs from %s); remove it, or run with --force",
+		    proto->source);
 	return GQ_OK;
 }
 
@@ -133,8 +135,8 @@ static gq_status store_point(void *user, const gq_timing_point *pt, const char *
 	return gq_timing_data_store(sc->d, sc->process, pt, fatal, err);
 }
 
-gq_status gq_time_run_restore(gq_timing_data *d, const json_t *timing, const char *dir,
-                              int *cells, gq_error *err)
+gq_status gq_time_run_restore(gq_timing_data *d, const json_t *timing, const char *dir, int *cells,
+                              gq_error *err)
 {
 	*cells = 0;
 	if (timing)
@@ -157,8 +159,9 @@ gq_status gq_time_run_restore(gq_timing_data *d, const json_t *timing, const cha
 		s = gq_timing_raw_read(path, store_point, &sc, &header, NULL, err);
 		const json_t *slot = json_object_get(header, "slot");
 		gq_timing_process *pr = &d->process[p];
-		if (s == GQ_OK && (strcmp(jstr(slot, "layout"), gq_timing_layout_name(pr->slot.layout)) ||
-		                   strcmp(jstr(slot, "order"), gq_timing_order_name(pr->slot.order))))
+		if (s == GQ_OK &&
+		    (strcmp(jstr(slot, "layout"), gq_timing_layout_name(pr->slot.layout)) ||
+		     strcmp(jstr(slot, "order"), gq_timing_order_name(pr->slot.order))))
 			s = gq_error_set(err, GQ_ERR_INPUT, path,
 			                 "the raw file is not of process %d (%s, %s)", p,
 			                 gq_timing_layout_name(pr->slot.layout),
@@ -166,7 +169,8 @@ gq_status gq_time_run_restore(gq_timing_data *d, const json_t *timing, const cha
 		if (s == GQ_OK && header && !pr->cupti[0])
 			snprintf(pr->cupti, sizeof(pr->cupti), "%s", jstr(header, "cupti"));
 		json_decref(header);
-		if (s == GQ_OK && w >= pr->workers) { /* a worker the saved results never heard of */
+		if (s == GQ_OK &&
+		    w >= pr->workers) { /* a worker the saved results never heard of */
 			pr->workers = w + 1;
 			if (w < GQ_TIMING_MAX_WORKER_LOGS) {
 				snprintf(pr->logs[w].how, sizeof(pr->logs[w].how), "%s",
@@ -287,18 +291,18 @@ static gq_status run_slot(gq_time_run *r, int p, progress *pg, gq_error *err)
 		if (count == 0)
 			break;
 		int w = pr->workers++;
-		gq_timing_worker_log *log = &pr->logs[w < GQ_TIMING_MAX_WORKER_LOGS
-		                                          ? w
-		                                          : GQ_TIMING_MAX_WORKER_LOGS - 1];
+		gq_timing_worker_log *log =
+		    &pr->logs[w < GQ_TIMING_MAX_WORKER_LOGS ? w : GQ_TIMING_MAX_WORKER_LOGS - 1];
 		char raw[4200], log_path[4200], points_arg[4200];
 		snprintf(raw, sizeof(raw), "%s/process%d-worker%d.jsonl", r->dir, p, w);
 		snprintf(log_path, sizeof(log_path), "%s/process%d-worker%d.log", r->dir, p, w);
-		snprintf(points_arg, sizeof(points_arg), "@%s/process%d-worker%d.points", r->dir, p, w);
+		snprintf(points_arg, sizeof(points_arg), "@%s/process%d-worker%d.points", r->dir, p,
+		         w);
 		size_t used = 0;
 		list[0] = '\0';
 		for (int k = 0; k < count && used < list_size; k++)
-			used += (size_t)snprintf(list + used, list_size - used, "%s%d", k ? "," : "",
-			                         left[k]);
+			used += (size_t)snprintf(list + used, list_size - used, "%s%d",
+			                         k ? "," : "", left[k]);
 		s = write_file(points_arg + 1, list, strlen(list), err);
 		if (s != GQ_OK)
 			break;
@@ -309,7 +313,8 @@ static gq_status run_slot(gq_time_run *r, int p, progress *pg, gq_error *err)
 		}
 		gq_clocks_read(r->clocks, &log->clock_before);
 		gq_worker_result res;
-		s = gq_worker_run(argv, log_path, d->spec.worker_timeout_s, on_progress, pg, &res, err);
+		s = gq_worker_run(argv, log_path, d->spec.worker_timeout_s, on_progress, pg, &res,
+		                  err);
 		free(argv);
 		gq_clocks_read(r->clocks, &log->clock_after);
 		pr->clock_after = log->clock_after;
@@ -332,7 +337,8 @@ static gq_status run_slot(gq_time_run *r, int p, progress *pg, gq_error *err)
 		if (!ok) {
 			pr->failures++;
 			snprintf(msg, sizeof(msg), "worker %d %s%s%.700s", w, log->how,
-			         res.log_tail[0] ? "; its last words: " : "", last_words(res.log_tail));
+			         res.log_tail[0] ? "; its last words: " : "",
+			         last_words(res.log_tail));
 			if (!pr->message[0])
 				snprintf(pr->message, sizeof(pr->message), "%s", msg);
 			if (!r->quiet)
@@ -341,7 +347,8 @@ static gq_status run_slot(gq_time_run *r, int p, progress *pg, gq_error *err)
 			    gq_timing_data_cell(d, res.begun, p)->state == GQ_CELL_PENDING)
 				gq_timing_data_fail(d, res.begun, p,
 				                    "the worker %s while timing this point%s%.700s",
-				                    log->how, res.log_tail[0] ? "; its last words: " : "",
+				                    log->how,
+				                    res.log_tail[0] ? "; its last words: " : "",
 				                    last_words(res.log_tail));
 		}
 		int moved = sc.points > 0 || res.begun >= 0;
@@ -355,12 +362,14 @@ static gq_status run_slot(gq_time_run *r, int p, progress *pg, gq_error *err)
 			else if (rs != GQ_OK)
 				gq_error_format(&rerr, why, sizeof(why));
 			else
-				snprintf(why, sizeof(why), "it exited normally without timing them");
+				snprintf(why, sizeof(why),
+				         "it exited normally without timing them");
 			for (int k = 0; k < count; k++)
-				gq_timing_data_fail(d, left[k], p,
-				                    "not timed: the worker of this process failed before "
-				                    "reaching it (%.900s)",
-				                    why);
+				gq_timing_data_fail(
+				    d, left[k], p,
+				    "not timed: the worker of this process failed before "
+				    "reaching it (%.900s)",
+				    why);
 		}
 		if (r->save)
 			s = r->save(r->user, err);
@@ -380,8 +389,8 @@ static gq_status run_slot(gq_time_run *r, int p, progress *pg, gq_error *err)
 
 gq_status gq_time_run_pending(gq_time_run *r, gq_error *err)
 {
-	progress pg = {.r = r, .total = gq_time_run_count_pending(r->data, r->wanted),
-	               .start = now_s()};
+	progress pg = {
+	    .r = r, .total = gq_time_run_count_pending(r->data, r->wanted), .start = now_s()};
 	gq_status s = GQ_OK;
 	for (int p = 0; p < r->data->process_count && s == GQ_OK; p++)
 		s = run_slot(r, p, &pg, err);
@@ -397,9 +406,10 @@ void gq_time_run_remove(const char *dir)
 	while ((de = readdir(dp)) != NULL) {
 		int p, w, n = 0;
 		char ext[16] = "";
-		int ours = !strcmp(de->d_name, "protocol.json") ||
-		           (sscanf(de->d_name, "process%d-worker%d.%15s%n", &p, &w, ext, &n) == 3 &&
-		            (!strcmp(ext, "jsonl") || !strcmp(ext, "log") || !strcmp(ext, "points")));
+		int ours =
+		    !strcmp(de->d_name, "protocol.json") ||
+		    (sscanf(de->d_name, "process%d-worker%d.%15s%n", &p, &w, ext, &n) == 3 &&
+		     (!strcmp(ext, "jsonl") || !strcmp(ext, "log") || !strcmp(ext, "points")));
 		if (!ours)
 			continue;
 		char path[4400];

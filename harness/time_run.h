@@ -29,9 +29,9 @@ extern "C" {
 
 typedef struct gq_time_run {
 	gq_timing_data *data;
-	const char *spec;  /* the workers' --device: "host" or a CUDA ordinal */
-	const char *dir;   /* the run's folder (must exist, with protocol.json) */
-	const char *label; /* "gemmq qualify": prefixes progress lines */
+	const char *spec;            /* the workers' --device: "host" or a CUDA ordinal */
+	const char *dir;             /* the run's folder (must exist, with protocol.json) */
+	const char *label;           /* "gemmq qualify": prefixes progress lines */
 	const unsigned char *wanted; /* NULL: every point; else the points with wanted[i] != 0 */
 	int quiet;
 	gq_clocks *clocks; /* NULL: no clock readings */
@@ -47,8 +47,8 @@ gq_status gq_time_run_prepare(const char *dir, const gq_protocol *proto, gq_erro
 /* Take back a previous run's state: from its timing section (may be NULL) the process logs and
  * the cells it had put in error; from the raw files in dir every point a worker wrote. *cells
  * receives the number of (point, process) cells settled afterwards. */
-gq_status gq_time_run_restore(gq_timing_data *d, const json_t *timing, const char *dir,
-                              int *cells, gq_error *err);
+gq_status gq_time_run_restore(gq_timing_data *d, const json_t *timing, const char *dir, int *cells,
+                              gq_error *err);
 
 /* The number of wanted (point, process) cells still pending. */
 int gq_time_run_count_pending(const gq_timing_data *d, const unsigned char *wanted);

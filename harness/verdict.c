@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const verdict_names[GQ_VERDICT_COUNT] = {
-    "none", "qualified", "inconclusive", "slower", "inaccurate", "error"};
+static const char *const verdict_names[GQ_VERDICT_COUNT] = {"none",   "qualified",  "inconclusive",
+                                                            "slower", "inaccurate", "error"};
 
 const char *gq_verdict_name(gq_verdict_kind v)
 {
@@ -231,20 +231,24 @@ static void judge_accuracy(judged *j, const json_t *point, const json_t *rec)
 		if (seed)
 			budget_figure(point, seed, &metric, &figure, &limit);
 		json_int_t failed = json_integer_value(json_object_get(rec, "failed_seeds"));
-		add_reason(j, GQ_VERDICT_INACCURATE, "accuracy", "fail", NULL, step, seed_no, metric,
-		           figure, NAN, NAN, limit,
-		           "accuracy, op %s, seed %lld: %s misses the budget %s: %s (%lld of %zu seeds "
-		           "failed)",
-		           step, (long long)json_integer_value(seed_no), program, str(json_object_get(point, "budget"), "name"),
-		           seed ? str(seed, "reason") : str(rec, "message"), (long long)failed,
-		           json_array_size(json_object_get(rec, "seeds")));
+		add_reason(
+		    j, GQ_VERDICT_INACCURATE, "accuracy", "fail", NULL, step, seed_no, metric,
+		    figure, NAN, NAN, limit,
+		    "accuracy, op %s, seed %lld: %s misses the budget %s: %s (%lld of %zu seeds "
+		    "failed)",
+		    step, (long long)json_integer_value(seed_no), program,
+		    str(json_object_get(point, "budget"), "name"),
+		    seed ? str(seed, "reason") : str(rec, "message"), (long long)failed,
+		    json_array_size(json_object_get(rec, "seeds")));
 	} else if (!strcmp(status, "error") || !strcmp(status, "unsupported")) {
 		char at[64] = "";
 		if (seed_no)
-			snprintf(at, sizeof(at), ", seed %lld", (long long)json_integer_value(seed_no));
+			snprintf(at, sizeof(at), ", seed %lld",
+			         (long long)json_integer_value(seed_no));
 		add_reason(j, GQ_VERDICT_ERROR, "accuracy", "error", NULL, step, seed_no, NULL, NAN,
 		           NAN, NAN, NAN, "accuracy, op %s%s: %s is %s: %s", step, at, program,
-		           !strcmp(status, "error") ? "in error" : "unsupported", str(rec, "message"));
+		           !strcmp(status, "error") ? "in error" : "unsupported",
+		           str(rec, "message"));
 	}
 }
 
@@ -306,7 +310,8 @@ static void judge_timing(judged *j, const json_t *tp, const json_t *method,
 			if (!series_usable(j, mode, step, inc, cand, pending))
 				continue;
 			const json_t *sp = speedup_of(tp, "candidate", mode, step);
-			double est = number(sp, "estimate"), lo = number(sp, "lo"), hi = number(sp, "hi");
+			double est = number(sp, "estimate"), lo = number(sp, "lo"),
+			       hi = number(sp, "hi");
 			if (!sp) /* no interval: the ratio of the medians alone */
 				est = number(inc, "median_ns") / number(cand, "median_ns");
 			const gq_accept_region *r = is_op ? op_region : step_region;
@@ -321,26 +326,29 @@ static void judge_timing(judged *j, const json_t *tp, const json_t *method,
 			double b = isnan(hi) || hi < est ? est : hi;
 			if (is_op) {
 				double th = r->lo[0];
-				add_reason(j, kind, "op_speedup", outcome, mode, step, seed, "speedup",
-				           est, lo, hi, th,
-				           "op_speedup, %s mode, step op, seed %lld: speedup %.4f [%.4f, "
-				           "%.4f] %s %.4f (min_speedup %.4f%s)",
-				           mode, (long long)json_integer_value(seed), est, a, b,
-				           out == GQ_RULE_FAIL ? "below the accepted" : "straddles",
-				           th, d->min_speedup,
-				           r->count == 2 || th < d->min_speedup ? ", or inside the A/A band"
-				                                                 : "");
+				add_reason(
+				    j, kind, "op_speedup", outcome, mode, step, seed, "speedup",
+				    est, lo, hi, th,
+				    "op_speedup, %s mode, step op, seed %lld: speedup %.4f [%.4f, "
+				    "%.4f] %s %.4f (min_speedup %.4f%s)",
+				    mode, (long long)json_integer_value(seed), est, a, b,
+				    out == GQ_RULE_FAIL ? "below the accepted" : "straddles", th,
+				    d->min_speedup,
+				    r->count == 2 || th < d->min_speedup
+				        ? ", or inside the A/A band"
+				        : "");
 			} else {
 				double slow = 1.0 / est - 1.0, slow_lo = 1.0 / b - 1.0,
 				       slow_hi = 1.0 / a - 1.0;
-				add_reason(j, kind, "step_slowdown", outcome, mode, step, seed,
-				           "slowdown", slow, slow_lo, slow_hi, d->max_step_slowdown,
-				           "step_slowdown, %s mode, step %s, seed %lld: %.2f %% slower "
-				           "[%.2f %%, %.2f %%] %s %.2f %%",
-				           mode, step, (long long)json_integer_value(seed), 100 * slow,
-				           100 * slow_lo, 100 * slow_hi,
-				           out == GQ_RULE_FAIL ? "is above" : "straddles",
-				           100 * d->max_step_slowdown);
+				add_reason(
+				    j, kind, "step_slowdown", outcome, mode, step, seed, "slowdown",
+				    slow, slow_lo, slow_hi, d->max_step_slowdown,
+				    "step_slowdown, %s mode, step %s, seed %lld: %.2f %% slower "
+				    "[%.2f %%, %.2f %%] %s %.2f %%",
+				    mode, step, (long long)json_integer_value(seed), 100 * slow,
+				    100 * slow_lo, 100 * slow_hi,
+				    out == GQ_RULE_FAIL ? "is above" : "straddles",
+				    100 * d->max_step_slowdown);
 			}
 		}
 	}
@@ -368,10 +376,10 @@ static json_t *disclosure(const json_t *point, const json_t *inc)
 	json_object_set_new(o, "metric", metric ? json_string(metric) : json_null());
 	json_object_set_new(o, "figure", num_or_null(figure));
 	json_object_set_new(o, "threshold", num_or_null(limit));
-	json_object_set_new(o, "message",
-	                    json_sprintf("the incumbent %s misses the budget %s: %s", str(inc, "program"),
-	                                 str(json_object_get(point, "budget"), "name"),
-	                                 str(inc, "message")));
+	json_object_set_new(
+	    o, "message",
+	    json_sprintf("the incumbent %s misses the budget %s: %s", str(inc, "program"),
+	                 str(json_object_get(point, "budget"), "name"), str(inc, "message")));
 	return o;
 }
 
@@ -388,8 +396,9 @@ static json_t *judge_point(const json_t *point, const json_t *tp, const json_t *
 		*no_candidate = 1;
 		return json_null();
 	}
-	if (!json_is_true(json_object_get(acc, "done")) || !strcmp(str(cand, "status"), "pending") ||
-	    !timing || !tp || !strcmp(str(tp, "status"), "pending"))
+	if (!json_is_true(json_object_get(acc, "done")) ||
+	    !strcmp(str(cand, "status"), "pending") || !timing || !tp ||
+	    !strcmp(str(tp, "status"), "pending"))
 		return json_null();
 	judged j = {.kind = GQ_VERDICT_QUALIFIED, .reasons = json_array()};
 	judge_accuracy(&j, point, cand);
@@ -407,9 +416,9 @@ static json_t *judge_point(const json_t *point, const json_t *tp, const json_t *
 	json_object_set_new(v, "status", json_string(gq_verdict_name(j.kind)));
 	json_object_set_new(v, "candidate", json_string(str(cand, "program")));
 	json_object_set_new(v, "incumbent", inc ? json_string(str(inc, "program")) : json_null());
-	json_object_set_new(v, "summary",
-	                    json_string(j.kind == GQ_VERDICT_QUALIFIED ? "every rule passed"
-	                                                               : j.summary));
+	json_object_set_new(
+	    v, "summary",
+	    json_string(j.kind == GQ_VERDICT_QUALIFIED ? "every rule passed" : j.summary));
 	json_object_set_new(v, "reasons", j.reasons);
 	json_t *disc = disclosure(point, inc);
 	json_object_set_new(v, "disclosed", json_boolean(disc != NULL));
@@ -500,8 +509,8 @@ gq_status gq_verdict_apply(json_t *doc, const gq_decision_spec *d, uint64_t timi
 		const json_t *tp = json_array_get(tpoints, i);
 		if (tp && strcmp(str(tp, "id"), str(p, "id")) != 0)
 			return gq_error_set(err, GQ_ERR_INPUT, NULL,
-			                    "timing point %zu is %s, but results point %zu is %s", i,
-			                    str(tp, "id"), i, str(p, "id"));
+			                    "timing point %zu is %s, but results point %zu is %s",
+			                    i, str(tp, "id"), i, str(p, "id"));
 		gq_verdict_kind kind;
 		int none = 0;
 		json_t *v = judge_point(p, tp, timing, d, &op_region, &step_region, timing_seed,
@@ -522,10 +531,12 @@ gq_status gq_verdict_apply(json_t *doc, const gq_decision_spec *d, uint64_t timi
 	json_t *b = json_object();
 	json_object_set_new(b, "lo", num_or_null(band_lo));
 	json_object_set_new(b, "hi", num_or_null(band_hi));
-	json_object_set_new(b, "count", json_integer(json_integer_value(json_object_get(band, "count"))));
-	json_object_set_new(b, "source",
-	                    json_string("timing.aa_band: incumbent / twin over every point, mode and "
-	                                "step of the run"));
+	json_object_set_new(b, "count",
+	                    json_integer(json_integer_value(json_object_get(band, "count"))));
+	json_object_set_new(
+	    b, "source",
+	    json_string("timing.aa_band: incumbent / twin over every point, mode and "
+	                "step of the run"));
 	json_object_set_new(q, "aa_band", b);
 	json_t *regions = json_array();
 	for (int k = 0; k < op_region.count; k++) {
@@ -538,7 +549,8 @@ gq_status gq_verdict_apply(json_t *doc, const gq_decision_spec *d, uint64_t timi
 	json_object_set_new(q, "step_speedup_min", json_real(step_region.lo[0]));
 	json_t *c = json_object();
 	for (int k = GQ_VERDICT_QUALIFIED; k < GQ_VERDICT_COUNT; k++)
-		json_object_set_new(c, gq_verdict_name((gq_verdict_kind)k), json_integer(counts[k]));
+		json_object_set_new(c, gq_verdict_name((gq_verdict_kind)k),
+		                    json_integer(counts[k]));
 	json_object_set_new(c, "pending", json_integer(counts[GQ_VERDICT_NONE] - no_candidate));
 	json_object_set_new(c, "no_candidate", json_integer(no_candidate));
 	json_object_set_new(c, "disclosed", json_integer(disclosed));

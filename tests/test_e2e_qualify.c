@@ -151,8 +151,8 @@ static void test_host(void)
 	/* Again: nothing is measured twice. */
 	char log[512];
 	path_in(log, sizeof(log), "again.log");
-	code = finish(start(log, (const char *const[]){"qualify", proto, "--device", "host", "-o",
-	                                               out, NULL}));
+	code = finish(start(
+	    log, (const char *const[]){"qualify", proto, "--device", "host", "-o", out, NULL}));
 	json_t *again = load(out);
 	CHECK(code == 1 && again);
 	if (again) {
@@ -160,10 +160,11 @@ static void test_host(void)
 		json_array_foreach(json_object_get(doc, "points"), i, p)
 		{
 			json_t *q = json_array_get(json_object_get(again, "points"), i);
-			CHECK(json_equal(json_object_get(p, "accuracy"), json_object_get(q, "accuracy")));
+			CHECK(json_equal(json_object_get(p, "accuracy"),
+			                 json_object_get(q, "accuracy")));
 		}
-		const json_t *res = json_array_get(
-		    json_object_get(json_object_get(again, "meta"), "resumed"), 0);
+		const json_t *res =
+		    json_array_get(json_object_get(json_object_get(again, "meta"), "resumed"), 0);
 		CHECK(integer(res, "accuracy_points_kept") == 6 &&
 		      integer(res, "timing_cells_kept") == -1);
 	}
@@ -259,14 +260,15 @@ static void test_resume(void)
 		int points = 0;
 		size_t k;
 		json_t *r;
-		json_array_foreach(json_object_get(p, "runs"), k, r) points += (int)integer(r, "points");
+		json_array_foreach(json_object_get(p, "runs"), k, r) points +=
+		    (int)integer(r, "points");
 		CHECK_MSG(points == 6, "process %zu timed %d points for 6", i, points);
 	}
 	const json_t *runs0 = json_object_get(json_array_get(procs, 0), "runs");
-	CHECK(json_array_size(runs0) == 2 &&
-	      integer(json_array_get(runs0, 0), "points") == kept &&
+	CHECK(json_array_size(runs0) == 2 && integer(json_array_get(runs0, 0), "points") == kept &&
 	      strstr(str(json_array_get(runs0, 0), "how"), "stopped"));
-	CHECK(integer(json_object_get(json_object_get(last, "timing"), "summary"), "points_ok") == 6);
+	CHECK(integer(json_object_get(json_object_get(last, "timing"), "summary"), "points_ok") ==
+	      6);
 	json_decref(first);
 	json_decref(last);
 }
@@ -298,7 +300,8 @@ static void test_shards(void)
 		json_t *p;
 		json_array_foreach(json_object_get(doc, "points"), i, p)
 		    CHECK_MSG(json_is_object(json_object_get(p, "verdict")), "%s", str(p, "id"));
-		const json_t *counts = json_object_get(json_object_get(doc, "qualification"), "counts");
+		const json_t *counts =
+		    json_object_get(json_object_get(doc, "qualification"), "counts");
 		CHECK(integer(counts, "inaccurate") == 2 && integer(counts, "pending") == 0);
 	}
 	json_decref(doc);
@@ -306,11 +309,12 @@ static void test_shards(void)
 	char foreign[512], bad[512];
 	path_in(foreign, sizeof(foreign), "foreign.json");
 	path_in(bad, sizeof(bad), "bad.json");
-	run((const char *const[]){"accuracy", other, "--device", "host", "-o", foreign, "-q", NULL});
+	run((const char *const[]){"accuracy", other, "--device", "host", "-o", foreign, "-q",
+	                          NULL});
 	code = run((const char *const[]){"merge", s0, foreign, "-o", bad, NULL});
 	CHECK_MSG(code == 2 && !exists(bad), "merge of two protocols exited %d", code);
-	code = run((const char *const[]){"qualify", proto, "--device", "host", "-o", foreign, "-q",
-	                                 NULL});
+	code = run(
+	    (const char *const[]){"qualify", proto, "--device", "host", "-o", foreign, "-q", NULL});
 	CHECK_MSG(code == 2, "qualify on another protocol's results exited %d", code);
 }
 

@@ -29,7 +29,8 @@ int main(void)
 	CHECK(errors(obj, "{\"a\": 3.0}", r, sizeof(r)) == 0); /* an integral real is an integer */
 	CHECK(errors(obj, "{\"b\": \"s\"}", r, sizeof(r)) == 1 &&
 	      strstr(r, "$: missing required key \"a\""));
-	CHECK(errors(obj, "{\"a\": 0}", r, sizeof(r)) == 1 && strstr(r, "$.a: 0 is below the minimum"));
+	CHECK(errors(obj, "{\"a\": 0}", r, sizeof(r)) == 1 &&
+	      strstr(r, "$.a: 0 is below the minimum"));
 	CHECK(errors(obj, "{\"a\": 1.5}", r, sizeof(r)) == 1 && strstr(r, "$.a: a number where"));
 	CHECK(errors(obj, "{\"a\": 1, \"z\": 1}", r, sizeof(r)) == 1 &&
 	      strstr(r, "$.z: key \"z\" is not allowed"));
@@ -42,8 +43,8 @@ int main(void)
 	                   "\"object\", \"additionalProperties\": {\"$ref\": \"#/$defs/n\"}, "
 	                   "\"properties\": {\"k\": {\"const\": 1}}}";
 	CHECK(errors(refs, "{\"k\": 1, \"p\": 2, \"q\": 0.5}", r, sizeof(r)) == 0);
-	CHECK(errors(refs, "{\"k\": 2, \"p\": 3}", r, sizeof(r)) == 2 && strstr(r, "$.k: must be 1") &&
-	      strstr(r, "$.p: 3 is above the maximum 2"));
+	CHECK(errors(refs, "{\"k\": 2, \"p\": 3}", r, sizeof(r)) == 2 &&
+	      strstr(r, "$.k: must be 1") && strstr(r, "$.p: 3 is above the maximum 2"));
 	CHECK(errors("{\"$ref\": \"#/definitions/x\"}", "1", r, sizeof(r)) == 1 &&
 	      strstr(r, "unresolved $ref"));
 	/* Outside the subset: refused, not ignored. */

@@ -85,9 +85,11 @@ int main(void)
 	gemmq(args, "time.json");
 	snprintf(args, sizeof(args), "qualify %s/qualify-host.json --device host -q", e2e);
 	gemmq(args, "qualify.json");
-	snprintf(args, sizeof(args), "qualify %s/qualify-host.json --device host -q --shard 0/2", e2e);
+	snprintf(args, sizeof(args), "qualify %s/qualify-host.json --device host -q --shard 0/2",
+	         e2e);
 	gemmq(args, "shard0.json");
-	snprintf(args, sizeof(args), "qualify %s/qualify-host.json --device host -q --shard 1/2", e2e);
+	snprintf(args, sizeof(args), "qualify %s/qualify-host.json --device host -q --shard 1/2",
+	         e2e);
 	gemmq(args, "shard1.json");
 	snprintf(args, sizeof(args), "merge %s/shard0.json %s/shard1.json -q", tmpdir, tmpdir);
 	gemmq(args, "merged.json");
@@ -96,7 +98,8 @@ int main(void)
 
 	check_dir(GQ_SOURCE_DIR "/tests/fixtures", 0);
 	check_dir(GQ_SOURCE_DIR "/results", 1);
-	CHECK_MSG(validated > written + 1, "only %d committed results files found", validated - written);
+	CHECK_MSG(validated > written + 1, "only %d committed results files found",
+	          validated - written);
 
 	/* The schema bites: an unknown key and a wrong verdict are violations. */
 	json_t *doc = json_load_file(GQ_SOURCE_DIR "/tests/fixtures/h200-k1.json", 0, NULL);

@@ -15,8 +15,8 @@
 #include "check.h"
 #include "verdict.h"
 
-static const gq_decision_spec defaults = {.min_speedup = 1.0, .accept_aa_band = 1,
-                                          .max_step_slowdown = 0.013, .k_block_parity = 0};
+static const gq_decision_spec defaults = {
+    .min_speedup = 1.0, .accept_aa_band = 1, .max_step_slowdown = 0.013, .k_block_parity = 0};
 
 static void test_regions(void)
 {
@@ -57,9 +57,9 @@ static json_t *seed(int s, int pass, const char *reason, double rel_fro)
 {
 	return json_pack("{s:i, s:b, s:i, s:o, s:s, s:b, s:i, s:{s:i, s:i, s:f, s:f}}", "seed", s,
 	                 "pass", pass, "reruns", 5, "first_failing_rerun",
-	                 pass ? json_null() : json_integer(2), "reason", reason, "bitwise_identical",
-	                 1, "max_differing", 0, "worst", "nonfinite", 0, "violations", 0, "rel_fro",
-	                 rel_fro, "max_abs_rel", 1e-6);
+	                 pass ? json_null() : json_integer(2), "reason", reason,
+	                 "bitwise_identical", 1, "max_differing", 0, "worst", "nonfinite", 0,
+	                 "violations", 0, "rel_fro", rel_fro, "max_abs_rel", 1e-6);
 }
 
 static json_t *program(const char *name, const char *arm, const char *status, int failing_seed)
@@ -105,16 +105,19 @@ static json_t *tpoint(const char *id, const char *status, double est, double lo,
 	const char *steps[2] = {"op", "bwd"};
 	for (int k = 0; k < 2; k++) {
 		double e = k ? bwd : est;
-		json_array_append_new(s, series("incumbent", "graph", steps[k], "unsupported", NAN));
-		json_array_append_new(s, series("candidate", "graph", steps[k], "unsupported", NAN));
+		json_array_append_new(s,
+		                      series("incumbent", "graph", steps[k], "unsupported", NAN));
+		json_array_append_new(s,
+		                      series("candidate", "graph", steps[k], "unsupported", NAN));
 		json_array_append_new(s, series("incumbent", "eager", steps[k], status, 1000.0));
-		json_array_append_new(s, series("candidate", "eager", steps[k], status, 1000.0 / e));
+		json_array_append_new(s,
+		                      series("candidate", "eager", steps[k], status, 1000.0 / e));
 		if (!strcmp(status, "ok"))
 			json_array_append_new(
 			    sp, json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f}", "mode", "eager",
-			                  "step", steps[k], "baseline", "incumbent", "new", "candidate",
-			                  "estimate", e, "lo", k ? e * 0.999 : lo, "hi",
-			                  k ? e * 1.001 : hi));
+			                  "step", steps[k], "baseline", "incumbent", "new",
+			                  "candidate", "estimate", e, "lo", k ? e * 0.999 : lo,
+			                  "hi", k ? e * 1.001 : hi));
 	}
 	return json_pack("{s:s, s:s, s:[], s:o, s:o}", "id", id, "status",
 	                 !strcmp(status, "error") ? "error" : status, "errors", "series", s,
@@ -124,13 +127,14 @@ static json_t *tpoint(const char *id, const char *status, double est, double lo,
 static json_t *doc_of(json_t *points, json_t *tpoints)
 {
 	return json_pack("{s:o, s:{s:{s:[s,s], s:[s,s]}, s:o, s:{s:f, s:f, s:i}}}", "points",
-	                 points, "timing", "method", "modes", "graph", "eager", "steps", "op", "bwd",
-	                 "points", tpoints, "aa_band", "lo", 0.98, "hi", 1.02, "count", 12);
+	                 points, "timing", "method", "modes", "graph", "eager", "steps", "op",
+	                 "bwd", "points", tpoints, "aa_band", "lo", 0.98, "hi", 1.02, "count", 12);
 }
 
 static const json_t *verdict(const json_t *doc, int i)
 {
-	return json_object_get(json_array_get(json_object_get(doc, "points"), (size_t)i), "verdict");
+	return json_object_get(json_array_get(json_object_get(doc, "points"), (size_t)i),
+	                       "verdict");
 }
 
 static const char *status_of(const json_t *doc, int i)
@@ -162,24 +166,24 @@ static void test_points(void)
 		const char *tstatus;
 		double est, lo, hi, bwd;
 	} cases[] = {
-	    {"p0", 1025, "pass", "pass", -1, -1, "ok", 1.10, 1.08, 1.12, 1.0},      /* qualified */
-	    {"p1", 2049, "pass", "pass", -1, -1, "ok", 0.99, 0.985, 0.995, 1.0},    /* in band */
-	    {"p2", 4097, "pass", "pass", -1, -1, "ok", 0.95, 0.94, 0.96, 1.0},      /* slower */
-	    {"p3", 8193, "pass", "pass", -1, -1, "ok", 0.985, 0.97, 1.00, 1.0},     /* inconcl. */
-	    {"p4", 12289, "pass", "fail", -1, 1, "ok", 1.10, 1.08, 1.12, 1.0},      /* inaccurate */
-	    {"p5", 16385, "pass", "error", -1, -1, "ok", 1.10, 1.08, 1.12, 1.0},    /* error */
-	    {"p6", 20481, "pass", "pass", -1, -1, "error", 1.1, 1.08, 1.12, 1.0},   /* error */
+	    {"p0", 1025, "pass", "pass", -1, -1, "ok", 1.10, 1.08, 1.12, 1.0},    /* qualified */
+	    {"p1", 2049, "pass", "pass", -1, -1, "ok", 0.99, 0.985, 0.995, 1.0},  /* in band */
+	    {"p2", 4097, "pass", "pass", -1, -1, "ok", 0.95, 0.94, 0.96, 1.0},    /* slower */
+	    {"p3", 8193, "pass", "pass", -1, -1, "ok", 0.985, 0.97, 1.00, 1.0},   /* inconcl. */
+	    {"p4", 12289, "pass", "fail", -1, 1, "ok", 1.10, 1.08, 1.12, 1.0},    /* inaccurate */
+	    {"p5", 16385, "pass", "error", -1, -1, "ok", 1.10, 1.08, 1.12, 1.0},  /* error */
+	    {"p6", 20481, "pass", "pass", -1, -1, "error", 1.1, 1.08, 1.12, 1.0}, /* error */
 	    {"p7", 24577, "pass", "pass", -1, -1, "ok", 1.10, 1.08, 1.12, 1 / 1.02}, /* step */
 	    {"p8", 28673, "pass", "pass", -1, -1, "ok", 1.10, 1.08, 1.12, 1 / 1.01}, /* step ok */
 	    {"p9", 32769, "pass", "pass", -1, -1, "pending", 1.1, 1.08, 1.12, 1.0},  /* pending */
-	    {"p10", 36865, "fail", "fail", 0, 0, "ok", 1.10, 1.08, 1.12, 1.0},      /* disclosed */
-	    {"p11", 40961, "fail", "pass", 2, -1, "ok", 1.10, 1.08, 1.12, 1.0},     /* disclosed */
+	    {"p10", 36865, "fail", "fail", 0, 0, "ok", 1.10, 1.08, 1.12, 1.0},       /* disclosed */
+	    {"p11", 40961, "fail", "pass", 2, -1, "ok", 1.10, 1.08, 1.12, 1.0},      /* disclosed */
 	};
 	int n = (int)(sizeof(cases) / sizeof(cases[0]));
 	for (int i = 0; i < n; i++) {
-		json_array_append_new(points, point(cases[i].id, cases[i].t, cases[i].inc,
-		                                    cases[i].inc_fail, cases[i].cand,
-		                                    cases[i].cand_fail));
+		json_array_append_new(points,
+		                      point(cases[i].id, cases[i].t, cases[i].inc,
+		                            cases[i].inc_fail, cases[i].cand, cases[i].cand_fail));
 		json_array_append_new(tpoints, tpoint(cases[i].id, cases[i].tstatus, cases[i].est,
 		                                      cases[i].lo, cases[i].hi, cases[i].bwd));
 	}
@@ -187,9 +191,9 @@ static void test_points(void)
 	gq_error err;
 	gq_error_clear(&err);
 	CHECK(gq_verdict_apply(doc, &defaults, 7, &err) == GQ_OK);
-	const char *want[] = {"qualified", "qualified", "slower",    "inconclusive",
-	                      "inaccurate", "error",    "error",     "slower",
-	                      "qualified", "null",      "inaccurate", "qualified"};
+	const char *want[] = {"qualified",  "qualified", "slower",     "inconclusive",
+	                      "inaccurate", "error",     "error",      "slower",
+	                      "qualified",  "null",      "inaccurate", "qualified"};
 	for (int i = 0; i < n; i++)
 		CHECK_MSG(!strcmp(status_of(doc, i), want[i]), "%s: %s, expected %s", cases[i].id,
 		          status_of(doc, i), want[i]);
