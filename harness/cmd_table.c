@@ -29,7 +29,7 @@ static const char usage_table[] =
     "a summary per part x step (rows, smallest and largest speedup of the candidate over the\n"
     "incumbent and over sota), then one row per point, mode and step: part, op and shape, T,\n"
     "dtypes, mode, step, the latency of each arm in microseconds (median over processes of the\n"
-    "per-process medians), the speedups (incumbent / candidate with its 95 %% interval, sota /\n"
+    "per-process medians), the speedups (incumbent / candidate with its 95 % interval, sota /\n"
     "candidate) and the verdict. A point measured again in a later file is marked \"repeat run\"\n"
     "and left out of the summary. A method caption per part, made from the files' metadata\n"
     "(toolchain, driver, cuBLASLt, flush, processes, iterations, A/A band), follows.\n"

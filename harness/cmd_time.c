@@ -31,7 +31,7 @@ static const char usage_time[] =
     "per launch layout x row order (default 2 x 2), one after another. Samples are CUPTI spans\n"
     "of each iteration (first kernel start to last kernel end) on a GPU, CLOCK_MONOTONIC spans of\n"
     "eager launches on the host backend. The results file gets a \"timing\" section: per-process\n"
-    "medians, their median, speedups over the incumbent with 95 %% bootstrap intervals, A/A\n"
+    "medians, their median, speedups over the incumbent with 95 % bootstrap intervals, A/A\n"
     "ratios and band, SM clocks around each worker. Without PROTOCOL the embedded smoke protocol\n"
     "runs (smoke-host with --device host).\n"
     "\n"
