@@ -688,18 +688,22 @@ static gq_status time_run(gq_timing_engine *e, point_state *ps, gq_timing_point 
 			for (int k = 0; k < count && s == GQ_OK; k++)
 				s = run_iterations(e, &ra[k], i, 1, 1, err);
 	} else {
-		/* Blocked, in mirrored runs: every arm's warm-up, then the first half of each arm's
-		 * iterations in arm order and the second half in reverse order (A B … B A). Each arm's
-		 * samples are then centred on the same moment, so a clock that drifts linearly during
-		 * the run (seen on the H200 with ~1 ms kernels: up to 14 % between the first and the
-		 * last block) weighs on every arm alike. */
-		int half = n / 2;
+		/* Blocked, in mirrored runs: every arm's warm-up, then each arm's iterations in runs
+		 * of n/8 (at least 1), the runs of a round in arm order and those of the next round in
+		 * reverse order (A B, B A, A B, …). Each arm's samples are then spread over the same
+		 * stretch of time, so a clock that drifts during the run (seen on the H200 with ~1 ms
+		 * kernels: up to 14 % between one arm's block and the next) weighs on every arm alike,
+		 * while every sample still follows others of its own arm. */
+		int run = n / 8 > 0 ? n / 8 : 1;
 		for (int k = 0; k < count && s == GQ_OK; k++)
 			s = run_iterations(e, &ra[k], 0, warm, 0, err);
-		for (int k = 0; k < count && s == GQ_OK; k++)
-			s = run_iterations(e, &ra[k], 0, half, 1, err);
-		for (int k = count - 1; k >= 0 && s == GQ_OK; k--)
-			s = run_iterations(e, &ra[k], half, n - half, 1, err);
+		for (int done = 0, round = 0; done < n && s == GQ_OK; done += run, round++) {
+			int len = n - done < run ? n - done : run;
+			for (int j = 0; j < count && s == GQ_OK; j++) {
+				int k = round % 2 ? count - 1 - j : j;
+				s = run_iterations(e, &ra[k], done, len, 1, err);
+			}
+		}
 	}
 	if (s == GQ_OK)
 		s = collect(e, err);

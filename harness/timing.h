@@ -21,8 +21,8 @@
  * Modes: graph (the step captured once per (point, arm, step) on the engine's non-default stream
  *   into its own graph, then replayed) and eager (the same launches issued directly).
  * Layouts: interleaved (arms alternate iteration by iteration) and blocked (every arm's warm-up,
- *   then each arm's iterations in runs: the first half arm after arm, the second half in reverse
- *   arm order, A B … B A, so a linear clock drift weighs on every arm alike). The arms' buffers are allocated and prepared in arm
+ *   then each arm's iterations in runs of n/8, arm after arm, the order reversed every round:
+ *   A B, B A, A B, …, so a clock drift weighs on every arm alike). The arms' buffers are allocated and prepared in arm
  *   order (incumbent first) for interleaved runs and in reverse for blocked runs, so the process
  *   matrix also alternates placement (DESIGN.md: the arm allocated second can be slower).
  *
