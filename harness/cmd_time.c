@@ -18,9 +18,8 @@
 #include "protocol.h"
 #include "registry.h"
 #include "results.h"
-#include "timing_raw.h"
+#include "time_run.h"
 #include "timing_results.h"
-#include "worker.h"
 
 static const char usage_time[] =
     "usage: gemmq time [PROTOCOL] [--device N|host] [-o FILE] [--raw-dir DIR] [-q]\n"
@@ -92,33 +91,13 @@ static int make_parent_dir(const char *path)
 	return mkdir(dir, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* Write text to path. */
-static gq_status write_file(const char *path, const char *text, size_t size, gq_error *err)
-{
-	FILE *f = fopen(path, "w");
-	if (!f || fwrite(text, 1, size, f) != size || fclose(f) != 0)
-		return gq_error_set(err, GQ_ERR_INTERNAL, path, "cannot write: %s",
-		                    strerror(errno));
-	return GQ_OK;
-}
-
 typedef struct run_ctx {
 	const gq_run_meta *meta;
 	const gq_protocol *proto;
 	const gq_device *dev;
-	const char *spec;
 	const char *output;
-	const char *dir;
-	int quiet;
 	gq_timing_data data;
 	gq_accuracy_run acc; /* the points, accuracy pending: what gq_results_build reads */
-	gq_clocks *clocks;
-	/* progress of the current worker */
-	int process;
-	int done;  /* points of the slot settled */
-	int total; /* points of all slots */
-	int settled;
-	double start;
 } run_ctx;
 
 static gq_status save(run_ctx *ctx, int complete, gq_error *err)
@@ -130,202 +109,22 @@ static gq_status save(run_ctx *ctx, int complete, gq_error *err)
 	return s;
 }
 
-static void on_progress(void *user, const char *word, int index)
+/* After every worker (gq_time_run.save): the results so far, marked incomplete. */
+static gq_status save_partial(void *user, gq_error *err)
 {
-	run_ctx *ctx = user;
-	if (strcmp(word, "end") != 0)
-		return;
-	ctx->settled++;
-	if (ctx->quiet)
-		return;
-	char what[160];
-	gq_problem_describe(&ctx->data.points[index], what, sizeof(what));
-	const gq_timing_slot *s = &ctx->data.process[ctx->process].slot;
-	double elapsed = monotonic_now() - ctx->start;
-	double eta = ctx->settled ? elapsed / ctx->settled * (ctx->total - ctx->settled) : 0;
-	fprintf(stderr, "[%d/%d] process %d (%s, %s): %s  (%.0f s elapsed, ETA %.0f s)\n",
-	        ctx->settled, ctx->total, ctx->process, gq_timing_layout_name(s->layout),
-	        gq_timing_order_name(s->order), what, elapsed, eta);
+	return save(user, 0, err);
 }
 
-typedef struct store_ctx {
-	run_ctx *run;
-	int process;
-	int points;
-} store_ctx;
-
-static gq_status store_point(void *user, const gq_timing_point *pt, const char *fatal,
-                             gq_error *err)
+/* The progress and failure lines of `gemmq time` (gq_time_run.news). */
+static void print_news(void *user, const gq_time_run_news *n)
 {
-	store_ctx *sc = user;
-	sc->points++;
-	return gq_timing_data_store(&sc->run->data, sc->process, pt, fatal, err);
-}
-
-/* The argument vector of a worker for process p; points_arg is "@" and the file that lists the
- * points in the order to time them. */
-static char **worker_argv(const run_ctx *ctx, int p, const char *raw, char *protocol,
-                          char *points_arg)
-{
-	const gq_timing_slot *s = &ctx->data.process[p].slot;
-	static char fd[16];
-	snprintf(fd, sizeof(fd), "%d", GQ_WORKER_STATUS_FD);
-	const char *v[] = {"/proc/self/exe",
-	                   "time",
-	                   "--worker",
-	                   "--protocol",
-	                   protocol,
-	                   "--device",
-	                   ctx->spec,
-	                   "--layout",
-	                   gq_timing_layout_name(s->layout),
-	                   "--order",
-	                   gq_timing_order_name(s->order),
-	                   "--raw",
-	                   raw,
-	                   "--points",
-	                   points_arg,
-	                   "--status-fd",
-	                   fd,
-	                   NULL};
-	char **argv = malloc(sizeof(v));
-	if (argv)
-		memcpy(argv, v, sizeof(v));
-	return argv;
-}
-
-/* The last line of a worker's log, for messages. */
-static const char *last_words(const char *tail)
-{
-	const char *nl = strrchr(tail, '\n');
-	return nl ? nl + 1 : tail;
-}
-
-/* Run process p's workers until each of its points is done or in error. */
-static gq_status run_process(run_ctx *ctx, int p, gq_error *err)
-{
-	gq_timing_data *d = &ctx->data;
-	gq_timing_process *pr = &d->process[p];
-	int n = d->point_count;
-	int *order = malloc((size_t)(n ? n : 1) * sizeof(int));
-	int *left = malloc((size_t)(n ? n : 1) * sizeof(int));
-	size_t points_size = (size_t)n * 8 + 16;
-	char *points_buf = malloc(points_size);
-	if (!order || !left || !points_buf) {
-		free(order);
-		free(left);
-		free(points_buf);
-		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
-	}
-	gq_timing_point_order(pr->slot.order, n, order);
-	char protocol[4200];
-	snprintf(protocol, sizeof(protocol), "%s/protocol.json", ctx->dir);
-	ctx->process = p;
-	gq_clocks_read(ctx->clocks, &pr->clock_before);
-	gq_status s = GQ_OK;
-	for (;;) {
-		int count = 0;
-		for (int k = 0; k < n; k++)
-			if (gq_timing_data_cell(d, order[k], p)->state == GQ_CELL_PENDING)
-				left[count++] = order[k];
-		if (count == 0)
-			break;
-		int w = pr->workers++;
-		gq_timing_worker_log *log = w < GQ_TIMING_MAX_WORKER_LOGS
-		                                ? &pr->logs[w]
-		                                : &pr->logs[GQ_TIMING_MAX_WORKER_LOGS - 1];
-		char raw[4200], log_path[4200];
-		snprintf(raw, sizeof(raw), "%s/process%d-worker%d.jsonl", ctx->dir, p, w);
-		snprintf(log_path, sizeof(log_path), "%s/process%d-worker%d.log", ctx->dir, p, w);
-		char points_arg[4200];
-		snprintf(points_arg, sizeof(points_arg), "@%s/process%d-worker%d.points", ctx->dir,
-		         p, w);
-		size_t used = 0;
-		points_buf[0] = '\0';
-		for (int k = 0; k < count && used < points_size; k++)
-			used += (size_t)snprintf(points_buf + used, points_size - used, "%s%d",
-			                         k ? "," : "", left[k]);
-		s = write_file(points_arg + 1, points_buf, strlen(points_buf), err);
-		if (s != GQ_OK)
-			break;
-		char **argv = worker_argv(ctx, p, raw, protocol, points_arg);
-		if (!argv) {
-			s = gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
-			break;
-		}
-		gq_clocks_read(ctx->clocks, &log->clock_before);
-		gq_worker_result res;
-		s = gq_worker_run(argv, log_path, d->spec.worker_timeout_s, on_progress, ctx, &res,
-		                  err);
-		free(argv);
-		gq_clocks_read(ctx->clocks, &log->clock_after);
-		pr->clock_after = log->clock_after;
-		if (s != GQ_OK)
-			break;
-		pr->seconds += res.seconds;
-		log->seconds = res.seconds;
-		gq_worker_describe(&res, d->spec.worker_timeout_s, log->how, sizeof(log->how));
-		/* What the worker wrote survives whatever happened to it. */
-		store_ctx sc = {.run = ctx, .process = p};
-		json_t *header = NULL;
-		gq_error rerr;
-		gq_error_clear(&rerr);
-		gq_status rs = gq_timing_raw_read(raw, store_point, &sc, &header, NULL, &rerr);
-		log->points = sc.points;
-		if (header && !pr->cupti[0])
-			snprintf(pr->cupti, sizeof(pr->cupti), "%s",
-			         json_string_value(json_object_get(header, "cupti"))
-			             ? json_string_value(json_object_get(header, "cupti"))
-			             : "");
-		json_decref(header);
-		int ok = res.exited && res.exit_code == 0;
-		char msg[1024] = "";
-		if (!ok) {
-			pr->failures++;
-			snprintf(msg, sizeof(msg), "worker %d %s%s%.700s", w, log->how,
-			         res.log_tail[0] ? "; its last words: " : "",
-			         last_words(res.log_tail));
-			if (!pr->message[0])
-				snprintf(pr->message, sizeof(pr->message), "%s", msg);
-			if (!ctx->quiet)
-				fprintf(stderr, "gemmq time: process %d: %s\n", p, msg);
-			if (res.begun >= 0 &&
-			    gq_timing_data_cell(d, res.begun, p)->state == GQ_CELL_PENDING)
-				gq_timing_data_fail(d, res.begun, p,
-				                    "the worker %s while timing this "
-				                    "point%s%.700s",
-				                    log->how,
-				                    res.log_tail[0] ? "; its last words: " : "",
-				                    last_words(res.log_tail));
-		}
-		int progress = sc.points > 0 || res.begun >= 0;
-		if (ok && rs != GQ_OK)
-			progress = 0; /* it said it finished, but its file does not say so */
-		if (!progress || (res.exited && res.exit_code == GQ_EXIT_USAGE)) {
-			/* Another worker would fail the same way: the slot's points stop here. */
-			char why[1100];
-			if (!ok)
-				snprintf(why, sizeof(why), "%.1000s", msg);
-			else if (rs != GQ_OK)
-				gq_error_format(&rerr, why, sizeof(why));
-			else
-				snprintf(why, sizeof(why),
-				         "it exited normally without timing them");
-			for (int k = 0; k < count; k++)
-				gq_timing_data_fail(d, left[k], p,
-				                    "not timed: the worker of this process failed "
-				                    "before reaching it (%.900s)",
-				                    why);
-		}
-		s = save(ctx, 0, err);
-		if (s != GQ_OK)
-			break;
-	}
-	pr->finished = s == GQ_OK;
-	free(order);
-	free(left);
-	free(points_buf);
-	return s;
+	(void)user;
+	if (n->kind == GQ_TIME_RUN_FAILED)
+		fprintf(stderr, "gemmq time: process %d: %s\n", n->process, n->failure);
+	else
+		fprintf(stderr, "[%d/%d] process %d (%s, %s): %s  (%.0f s elapsed, ETA %.0f s)\n",
+		        n->settled, n->total, n->process, gq_timing_layout_name(n->slot->layout),
+		        gq_timing_order_name(n->slot->order), n->point, n->elapsed_s, n->eta_s);
 }
 
 /* Open every program of the protocol once, so that a plugin that cannot be loaded is refused
@@ -343,24 +142,6 @@ static gq_status open_programs_once(const gq_protocol *proto, gq_error *err)
 			gq_program_close(prog);
 		}
 	return GQ_OK;
-}
-
-/* Remove the files a run left in its temporary folder, then the folder. */
-static void remove_dir(const char *dir, int process_count, int workers)
-{
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/protocol.json", dir);
-	unlink(path);
-	for (int p = 0; p < process_count; p++)
-		for (int w = 0; w < workers; w++) {
-			snprintf(path, sizeof(path), "%s/process%d-worker%d.jsonl", dir, p, w);
-			unlink(path);
-			snprintf(path, sizeof(path), "%s/process%d-worker%d.log", dir, p, w);
-			unlink(path);
-			snprintf(path, sizeof(path), "%s/process%d-worker%d.points", dir, p, w);
-			unlink(path);
-		}
-	rmdir(dir);
 }
 
 int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
@@ -453,17 +234,8 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 			return print_error(&err);
 		}
 	}
-	run_ctx ctx = {.meta = &meta,
-	               .proto = &proto,
-	               .dev = &dev,
-	               .spec = dev.is_host ? "host" : ordinal,
-	               .output = output,
-	               .dir = dir,
-	               .quiet = quiet,
-	               .start = monotonic_now()};
-	char protocol_copy[4200];
-	snprintf(protocol_copy, sizeof(protocol_copy), "%s/protocol.json", dir);
-	s = write_file(protocol_copy, proto.text, proto.text_size, &err);
+	run_ctx ctx = {.meta = &meta, .proto = &proto, .dev = &dev, .output = output};
+	s = gq_time_run_write_protocol(dir, &proto, &err);
 	if (s == GQ_OK)
 		s = gq_timing_data_init(&ctx.data, &proto, dev.is_host, &err);
 	if (s == GQ_OK)
@@ -472,32 +244,34 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 		gq_protocol_free(&proto);
 		return print_error(&err);
 	}
+	gq_time_run r = {.data = &ctx.data,
+	                 .spec = dev.is_host ? "host" : ordinal,
+	                 .dir = dir,
+	                 .quiet = quiet,
+	                 .news = print_news,
+	                 .save = save_partial,
+	                 .user = &ctx};
 	if (!dev.is_host)
-		ctx.clocks = gq_clocks_open(dev.pci_bus_id, NULL, 0);
-	ctx.total = ctx.data.point_count * ctx.data.process_count;
+		r.clocks = gq_clocks_open(dev.pci_bus_id, NULL, 0);
 	if (!quiet)
 		fprintf(stderr,
 		        "gemmq time: protocol '%s' (%d points, %d worker processes, timeout %g s "
 		        "each) on %s -> %s\n",
 		        proto.name, proto.point_count, ctx.data.process_count,
 		        proto.timing.worker_timeout_s, dev.name, output);
-	for (int p = 0; p < ctx.data.process_count && s == GQ_OK; p++)
-		s = run_process(&ctx, p, &err);
+	s = gq_time_run_pending(&r, &err);
 	gq_error werr;
 	gq_error_clear(&werr);
 	gq_status ws = save(&ctx, s == GQ_OK, &werr);
-	int errors = 0, workers = 0, failures = 0;
+	int errors = 0, failures = 0;
 	for (int i = 0; i < ctx.data.point_count; i++)
 		for (int p = 0; p < ctx.data.process_count; p++)
 			if (gq_timing_data_cell(&ctx.data, i, p)->state != GQ_CELL_DONE) {
 				errors++;
 				break;
 			}
-	for (int p = 0; p < ctx.data.process_count; p++) {
-		workers =
-		    ctx.data.process[p].workers > workers ? ctx.data.process[p].workers : workers;
+	for (int p = 0; p < ctx.data.process_count; p++)
 		failures += ctx.data.process[p].failures;
-	}
 	gq_timing_band band;
 	gq_timing_aa_band(&ctx.data, -1, -1, 0, &band);
 	printf("gemmq time: %s: %d points, %d with errors; %d processes, %d worker failures; A/A "
@@ -505,8 +279,8 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 	       proto.name, ctx.data.point_count, errors, ctx.data.process_count, failures, band.lo,
 	       band.hi, band.count, output);
 	if (!raw_dir)
-		remove_dir(dir, ctx.data.process_count, workers);
-	gq_clocks_close(ctx.clocks);
+		gq_time_run_remove(dir);
+	gq_clocks_close(r.clocks);
 	gq_timing_data_free(&ctx.data);
 	gq_accuracy_free(&ctx.acc);
 	gq_protocol_free(&proto);

@@ -9,7 +9,8 @@
  * protocol's worker_timeout_s has the point it was timing marked `error` with the reason, and a
  * new worker takes the slot's remaining points. The parent reads NVML before and after each
  * worker, gathers the samples (timing_results.h) and writes the results file (results.h with a
- * "timing" section) atomically after every worker.
+ * "timing" section) atomically after every worker. The loop over workers is time_run.h's, the
+ * one `gemmq qualify` uses too; this command runs every point in a fresh folder.
  *
  * Exit status: 0 every point measured, 1 some point is in error, 2 bad usage or input, 3 an
  * internal or device error of the parent.

@@ -32,13 +32,20 @@ static gq_status write_file(const char *path, const char *text, size_t size, gq_
 	return GQ_OK;
 }
 
+gq_status gq_time_run_write_protocol(const char *dir, const gq_protocol *proto, gq_error *err)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/protocol.json", dir);
+	return write_file(path, proto->text, proto->text_size, err);
+}
+
 gq_status gq_time_run_prepare(const char *dir, const gq_protocol *proto, gq_error *err)
 {
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/protocol.json", dir);
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return write_file(path, proto->text, proto->text_size, err);
+		return gq_time_run_write_protocol(dir, proto, err);
 	char *text = malloc(proto->text_size + 2);
 	size_t n = text ? fread(text, 1, proto->text_size + 1, f) : 0;
 	fclose(f);
@@ -205,6 +212,24 @@ typedef struct progress {
 	double start;
 } progress;
 
+/* Hand n to the caller's news function, or print the default line. */
+static void tell(const gq_time_run *r, const gq_time_run_news *n)
+{
+	if (r->quiet)
+		return;
+	if (r->news) {
+		r->news(r->user, n);
+		return;
+	}
+	if (n->kind == GQ_TIME_RUN_FAILED) {
+		fprintf(stderr, "%s: timing process %d: %s\n", r->label, n->process, n->failure);
+		return;
+	}
+	fprintf(stderr, "%s: timing [%d/%d] process %d (%s, %s): %s  (%.0f s, ETA %.0f s)\n",
+	        r->label, n->settled, n->total, n->process, gq_timing_layout_name(n->slot->layout),
+	        gq_timing_order_name(n->slot->order), n->point, n->elapsed_s, n->eta_s);
+}
+
 static void on_progress(void *user, const char *word, int index)
 {
 	progress *pg = user;
@@ -215,12 +240,16 @@ static void on_progress(void *user, const char *word, int index)
 		return;
 	char what[160];
 	gq_problem_describe(&pg->r->data->points[index], what, sizeof(what));
-	const gq_timing_slot *s = &pg->r->data->process[pg->process].slot;
 	double elapsed = now_s() - pg->start;
-	double eta = elapsed / pg->settled * (pg->total - pg->settled);
-	fprintf(stderr, "%s: timing [%d/%d] process %d (%s, %s): %s  (%.0f s, ETA %.0f s)\n",
-	        pg->r->label, pg->settled, pg->total, pg->process, gq_timing_layout_name(s->layout),
-	        gq_timing_order_name(s->order), what, elapsed, eta);
+	gq_time_run_news n = {.kind = GQ_TIME_RUN_SETTLED,
+	                      .process = pg->process,
+	                      .slot = &pg->r->data->process[pg->process].slot,
+	                      .settled = pg->settled,
+	                      .total = pg->total,
+	                      .point = what,
+	                      .elapsed_s = elapsed,
+	                      .eta_s = elapsed / pg->settled * (pg->total - pg->settled)};
+	tell(pg->r, &n);
 }
 
 static char **worker_argv(const gq_time_run *r, int p, const char *raw, const char *protocol,
@@ -341,8 +370,11 @@ static gq_status run_slot(gq_time_run *r, int p, progress *pg, gq_error *err)
 			         last_words(res.log_tail));
 			if (!pr->message[0])
 				snprintf(pr->message, sizeof(pr->message), "%s", msg);
-			if (!r->quiet)
-				fprintf(stderr, "%s: timing process %d: %s\n", r->label, p, msg);
+			gq_time_run_news news = {.kind = GQ_TIME_RUN_FAILED,
+			                         .process = p,
+			                         .slot = &pr->slot,
+			                         .failure = msg};
+			tell(r, &news);
 			if (res.begun >= 0 &&
 			    gq_timing_data_cell(d, res.begun, p)->state == GQ_CELL_PENDING)
 				gq_timing_data_fail(d, res.begun, p,

@@ -10,8 +10,9 @@
  *
  * Because every measured point is on disk before the worker says "end", a run that is killed
  * loses only the point in flight: gq_time_run_restore reads the folder back into a new
- * gq_timing_data, and gq_time_run_pending then times only what is missing. (This mirrors
- * gemmq time's parent loop in cmd_time.c, with a set of wanted points and resumption added.)
+ * gq_timing_data, and gq_time_run_pending then times only what is missing. This is the one
+ * parent loop: `gemmq time` (cmd_time.c) runs every point of a fresh folder, `gemmq qualify`
+ * (cmd_qualify.c) the wanted points of a folder it may resume.
  */
 #ifndef GQ_TIME_RUN_H
 #define GQ_TIME_RUN_H
@@ -27,18 +28,44 @@
 extern "C" {
 #endif
 
+/* What a run tells its caller, one line of progress or failure at a time. */
+typedef enum gq_time_run_news_kind {
+	GQ_TIME_RUN_SETTLED, /* a worker said "end": a point of a slot is on disk */
+	GQ_TIME_RUN_FAILED,  /* a worker crashed, faulted, timed out or exited non-zero */
+} gq_time_run_news_kind;
+
+typedef struct gq_time_run_news {
+	gq_time_run_news_kind kind;
+	int process;                /* the slot of the process matrix */
+	const gq_timing_slot *slot; /* its layout and order */
+	/* GQ_TIME_RUN_SETTLED: */
+	int settled, total; /* cells settled since gq_time_run_pending began, and pending then */
+	const char *point;  /* the point, described (gq_problem_describe) */
+	double elapsed_s;   /* seconds since gq_time_run_pending began */
+	double eta_s;       /* elapsed_s / settled × (total − settled) */
+	/* GQ_TIME_RUN_FAILED: */
+	const char *failure; /* "worker <w> <how it ended>[; its last words: <log line>]" */
+} gq_time_run_news;
+
 typedef struct gq_time_run {
 	gq_timing_data *data;
 	const char *spec;            /* the workers' --device: "host" or a CUDA ordinal */
 	const char *dir;             /* the run's folder (must exist, with protocol.json) */
-	const char *label;           /* "gemmq qualify": prefixes progress lines */
+	const char *label;           /* "gemmq qualify": prefixes the default news lines */
 	const unsigned char *wanted; /* NULL: every point; else the points with wanted[i] != 0 */
-	int quiet;
+	int quiet;                   /* 1: no news at all */
+	/* NULL: news goes to stderr as "<label>: timing [k/n] process p (layout, order): point
+	 * (t s, ETA s)" and "<label>: timing process p: <failure>"; else it is called instead, with
+	 * user (below) */
+	void (*news)(void *user, const gq_time_run_news *n);
 	gq_clocks *clocks; /* NULL: no clock readings */
 	/* called after every worker, to save the results; a non-OK return stops the run */
 	gq_status (*save)(void *user, gq_error *err);
 	void *user;
 } gq_time_run;
+
+/* Write proto's bytes to dir/protocol.json, replacing any file there. */
+gq_status gq_time_run_write_protocol(const char *dir, const gq_protocol *proto, gq_error *err);
 
 /* Write proto's bytes to dir/protocol.json, or check that the file there holds them (a folder
  * of another protocol is GQ_ERR_INPUT). */

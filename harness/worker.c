@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -37,10 +38,14 @@ static double now_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* In the child, between fork and exec: only async-signal-safe calls, _exit on failure. */
-static void child(char *const argv[], int status_fd, int log_fd)
+/* In the child, between fork and exec: only async-signal-safe calls, _exit on failure. parent is
+ * the parent's pid taken before fork: a parent that died before PR_SET_PDEATHSIG took hold has
+ * left the child to another, and the child stops there. */
+static void child(char *const argv[], int status_fd, int log_fd, pid_t parent)
 {
 	setpgid(0, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(127);
 	int null_fd = open("/dev/null", O_RDONLY);
 	if (null_fd < 0 || dup2(null_fd, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0 ||
 	    dup2(status_fd, GQ_WORKER_STATUS_FD) < 0)
@@ -127,6 +132,7 @@ gq_status gq_worker_run(char *const argv[], const char *log_path, double timeout
 	}
 	double start = now_s();
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
@@ -137,7 +143,7 @@ gq_status gq_worker_run(char *const argv[], const char *log_path, double timeout
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		child(argv, fds[1], log_fd);
+		child(argv, fds[1], log_fd, parent);
 	}
 	setpgid(pid, pid); /* also in the parent, so kill(-pid) works at once */
 	watched_pid = pid;

@@ -9,6 +9,9 @@
  * (SIGKILL). The result says how the child ended and which point it had begun and not finished:
  * the point a crash, a fault or the timeout interrupted. While it waits, SIGINT, SIGTERM and SIGHUP
  * kill the child's group before they end the parent (the group is out of the terminal's reach).
+ * A parent that dies of what it cannot catch (SIGKILL) takes the child with it: the child asks
+ * for SIGKILL at its parent's death (PR_SET_PDEATHSIG, kept across exec) before it execs. That
+ * death is the calling thread's, so call gq_worker_run from a thread that outlives the child.
  */
 #ifndef GQ_WORKER_H
 #define GQ_WORKER_H

@@ -1,11 +1,13 @@
 /* test_worker.c: running a worker process under watch, with /bin/sh scripts as workers: progress
  * lines through the status pipe, a normal exit, a crash by signal in the middle of a point, a
  * worker that hangs past the limit (killed, with the point it was on), an exit status, the log's
- * tail, and a program that cannot be executed. */
+ * tail, a program that cannot be executed, and a parent killed by SIGKILL taking its worker
+ * with it. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -37,6 +39,65 @@ static void run(const char *script, double timeout, gq_worker_result *res, heard
 	memset(h, 0, sizeof(*h));
 	CHECK_MSG(gq_worker_run(argv, log_path, timeout, progress, h, res, &err) == GQ_OK, "%s",
 	          err.message);
+}
+
+/* 1 when pid is gone or a zombie waiting for a reaper. */
+static int dead(pid_t pid)
+{
+	char path[64], stat[256] = "";
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 1;
+	size_t n = fread(stat, 1, sizeof(stat) - 1, f);
+	fclose(f);
+	stat[n] = '\0';
+	const char *paren = strrchr(stat, ')');
+	return !paren || paren[1] == '\0' || paren[2] == 'Z' || paren[2] == 'X';
+}
+
+/* A parent (a forked copy of this test) runs a worker that writes its pid and sleeps 30 s; the
+ * parent is killed with SIGKILL, which it cannot catch: the worker must die with it. */
+static void test_parent_killed(void)
+{
+	char pid_path[] = "/tmp/gemmq-test-worker-pid-XXXXXX";
+	int fd = mkstemp(pid_path);
+	CHECK(fd >= 0);
+	close(fd);
+	char script[256];
+	snprintf(script, sizeof(script), "echo $$ > %s.tmp && mv %s.tmp %s && exec sleep 30",
+	         pid_path, pid_path, pid_path);
+	unlink(pid_path);
+	pid_t parent = fork();
+	CHECK(parent >= 0);
+	if (parent == 0) {
+		char *argv[] = {"/bin/sh", "-c", script, NULL};
+		gq_worker_result res;
+		gq_error err;
+		gq_worker_run(argv, log_path, 60, NULL, NULL, &res, &err);
+		_exit(0);
+	}
+	int worker = 0;
+	for (int i = 0; i < 500 && worker <= 0; i++) {
+		FILE *f = fopen(pid_path, "r");
+		if (f) {
+			if (fscanf(f, "%d", &worker) != 1)
+				worker = 0;
+			fclose(f);
+		}
+		if (worker <= 0)
+			usleep(10000);
+	}
+	kill(parent, SIGKILL);
+	waitpid(parent, NULL, 0);
+	CHECK_MSG(worker > 0, "the worker never wrote its pid to %s", pid_path);
+	int gone = 0;
+	for (int i = 0; i < 300 && worker > 0 && !(gone = dead((pid_t)worker)); i++)
+		usleep(10000);
+	CHECK_MSG(gone, "worker %d still runs 3 s after its parent was killed", worker);
+	if (worker > 0 && !gone)
+		kill((pid_t)worker, SIGKILL);
+	unlink(pid_path);
 }
 
 int main(void)
@@ -98,6 +159,8 @@ int main(void)
 	gq_error_clear(&err);
 	CHECK(gq_worker_run(argv, log_path, 10, NULL, NULL, &r, &err) == GQ_OK);
 	CHECK(r.exited && r.exit_code == 127 && strstr(r.log_tail, "cannot exec"));
+
+	test_parent_killed();
 
 	/* The worker's side: a closed descriptor is no error. */
 	gq_worker_report(-1, "begin", 3);
