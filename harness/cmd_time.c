@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include "accuracy.h"
+#include "cli.h"
 #include "clocks.h"
 #include "device.h"
 #include "protocol.h"
@@ -47,49 +48,6 @@ static const char usage_time[] =
     "\n"
     "exit status: 0 every point measured, 1 some point is in error, 2 bad usage or protocol,\n"
     "3 internal or device error\n";
-
-static double monotonic_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int print_error(const gq_error *err)
-{
-	char buf[2048];
-	gq_error_format(err, buf, sizeof(buf));
-	fprintf(stderr, "gemmq time: error: %s\n", buf);
-	return gq_status_exit_code(err->status);
-}
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "gemmq time: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n\n%s", usage_time);
-	return GQ_EXIT_USAGE;
-}
-
-/* mkdir -p of path's parent folder. 0 or -1. */
-static int make_parent_dir(const char *path)
-{
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return 0;
-	*slash = '\0';
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(dir, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
 
 typedef struct run_ctx {
 	const gq_run_meta *meta;
@@ -168,18 +126,19 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 			fputs(usage_time, stdout);
 			return GQ_EXIT_OK;
 		} else
-			return usage_error("%s", "unknown option");
+			return gq_cli_usage_error("time", usage_time, "%s", "unknown option");
 	}
 	if (argc - optind > 1)
-		return usage_error("give one protocol (got '%s' too)", argv[optind + 1]);
+		return gq_cli_usage_error("time", usage_time, "give one protocol (got '%s' too)",
+		                          argv[optind + 1]);
 	gq_run_meta meta = {.command = "time", .argc = full_argc, .argv = full_argv};
 	gq_results_now(meta.started);
-	meta.started_monotonic = monotonic_now();
+	meta.started_monotonic = gq_cli_now();
 	gq_error err;
 	gq_error_clear(&err);
 	gq_device dev;
 	if (gq_device_open(spec, &dev, &err) != GQ_OK)
-		return print_error(&err);
+		return gq_cli_error("time", &err);
 	/* The parent touches no GPU after this: the workers need all of it. */
 	if (!dev.is_host)
 		(void)cudaDeviceReset();
@@ -196,10 +155,10 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 		s = gq_protocol_parse(gq_embedded_smoke, gq_embedded_smoke_size, "<embedded smoke>",
 		                      &proto, &err);
 	if (s != GQ_OK)
-		return print_error(&err);
+		return gq_cli_error("time", &err);
 	if (open_programs_once(&proto, &err) != GQ_OK) {
 		gq_protocol_free(&proto);
-		return print_error(&err);
+		return gq_cli_error("time", &err);
 	}
 	char default_output[512];
 	if (!output) {
@@ -209,11 +168,11 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 		         proto.name, tag);
 		output = default_output;
 	}
-	if (make_parent_dir(output) != 0) {
+	if (gq_cli_make_parent_dir(output) != 0) {
 		gq_error_set(&err, GQ_ERR_INPUT, output,
 		             "cannot create the folder of the results file");
 		gq_protocol_free(&proto);
-		return print_error(&err);
+		return gq_cli_error("time", &err);
 	}
 	char dir[4096];
 	if (raw_dir) {
@@ -222,7 +181,7 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 			gq_error_set(&err, GQ_ERR_INPUT, raw_dir, "cannot create the folder: %s",
 			             strerror(errno));
 			gq_protocol_free(&proto);
-			return print_error(&err);
+			return gq_cli_error("time", &err);
 		}
 	} else {
 		const char *tmp = getenv("TMPDIR");
@@ -231,7 +190,7 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 			gq_error_set(&err, GQ_ERR_INTERNAL, dir,
 			             "cannot create a temporary folder: %s", strerror(errno));
 			gq_protocol_free(&proto);
-			return print_error(&err);
+			return gq_cli_error("time", &err);
 		}
 	}
 	run_ctx ctx = {.meta = &meta, .proto = &proto, .dev = &dev, .output = output};
@@ -242,7 +201,7 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 		s = gq_accuracy_init(&proto, NULL, 0, &ctx.acc, &err);
 	if (s != GQ_OK) {
 		gq_protocol_free(&proto);
-		return print_error(&err);
+		return gq_cli_error("time", &err);
 	}
 	gq_time_run r = {.data = &ctx.data,
 	                 .spec = dev.is_host ? "host" : ordinal,
@@ -285,8 +244,8 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 	gq_accuracy_free(&ctx.acc);
 	gq_protocol_free(&proto);
 	if (s != GQ_OK)
-		return print_error(&err);
+		return gq_cli_error("time", &err);
 	if (ws != GQ_OK)
-		return print_error(&werr);
+		return gq_cli_error("time", &werr);
 	return errors ? GQ_EXIT_FAILURE : GQ_EXIT_OK;
 }
