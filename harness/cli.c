@@ -7,6 +7,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "protocol.h"
+#include "registry.h"
+
 int gq_cli_error(const char *command, const gq_error *err)
 {
 	char buf[2048];
@@ -57,4 +60,27 @@ double gq_cli_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Open name and close it again. */
+static gq_status open_once(const char *name, gq_error *err)
+{
+	gemmq_program *prog = NULL;
+	gq_status s = gq_program_open(name, &prog, err);
+	if (s == GQ_OK)
+		gq_program_close(prog);
+	return s;
+}
+
+gq_status gq_cli_open_programs(const gq_protocol *proto, const char *const *programs, int count,
+                               gq_error *err)
+{
+	gq_status s = GQ_OK;
+	for (int i = 0; i < count && s == GQ_OK; i++)
+		s = open_once(programs[i], err);
+	for (int a = 0; count == 0 && a < GQ_ARM_COUNT && s == GQ_OK; a++)
+		for (int op = 0; op < GQ_OP_COUNT && s == GQ_OK; op++)
+			if (proto->arms[a][op])
+				s = open_once(proto->arms[a][op], err);
+	return s;
 }

@@ -286,21 +286,6 @@ static int parse_opts(int argc, char **argv, opts *o)
 	return GQ_EXIT_OK;
 }
 
-static gq_status open_programs_once(const gq_protocol *proto, gq_error *err)
-{
-	for (int a = 0; a < GQ_ARM_COUNT; a++)
-		for (int op = 0; op < GQ_OP_COUNT; op++) {
-			if (!proto->arms[a][op])
-				continue;
-			gemmq_program *prog = NULL;
-			gq_status s = gq_program_open(proto->arms[a][op], &prog, err);
-			if (s != GQ_OK)
-				return s;
-			gq_program_close(prog);
-		}
-	return GQ_OK;
-}
-
 /* Take back what an earlier run of this output left. */
 static gq_status resume(qctx *q, const opts *o, const char *raw_dir, json_t **old, gq_error *err)
 {
@@ -408,7 +393,7 @@ int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
 		                      &proto, &err);
 	if (s != GQ_OK)
 		return gq_cli_error("qualify", &err);
-	if (open_programs_once(&proto, &err) != GQ_OK) {
+	if (gq_cli_open_programs(&proto, NULL, 0, &err) != GQ_OK) {
 		gq_protocol_free(&proto);
 		return gq_cli_error("qualify", &err);
 	}

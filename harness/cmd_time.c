@@ -85,23 +85,6 @@ static void print_news(void *user, const gq_time_run_news *n)
 		        gq_timing_order_name(n->slot->order), n->point, n->elapsed_s, n->eta_s);
 }
 
-/* Open every program of the protocol once, so that a plugin that cannot be loaded is refused
- * as bad input before any worker starts. */
-static gq_status open_programs_once(const gq_protocol *proto, gq_error *err)
-{
-	for (int a = 0; a < GQ_ARM_COUNT; a++)
-		for (int op = 0; op < GQ_OP_COUNT; op++) {
-			if (!proto->arms[a][op])
-				continue;
-			gemmq_program *prog = NULL;
-			gq_status s = gq_program_open(proto->arms[a][op], &prog, err);
-			if (s != GQ_OK)
-				return s;
-			gq_program_close(prog);
-		}
-	return GQ_OK;
-}
-
 int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 {
 	if (argc > 1 && strcmp(argv[1], "--worker") == 0)
@@ -156,7 +139,7 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 		                      &proto, &err);
 	if (s != GQ_OK)
 		return gq_cli_error("time", &err);
-	if (open_programs_once(&proto, &err) != GQ_OK) {
+	if (gq_cli_open_programs(&proto, NULL, 0, &err) != GQ_OK) {
 		gq_protocol_free(&proto);
 		return gq_cli_error("time", &err);
 	}

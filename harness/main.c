@@ -10,6 +10,7 @@
 
 #include "../reference/reference.h"
 #include "accuracy.h"
+#include "cli.h"
 #include "cmd_time.h"
 #include "commands.h"
 #include "device.h"
@@ -44,22 +45,6 @@ static const char usage_main[] =
     "\n"
     "exit status: 0 ok, 1 the run found a failure, 2 bad usage or input, 3 internal or device "
     "error\n";
-
-static int print_error(const char *command, const gq_error *err)
-{
-	char buf[2048];
-	gq_error_format(err, buf, sizeof(buf));
-	fprintf(stderr, "gemmq %s: error: %s\n", command, buf);
-	return gq_status_exit_code(err->status);
-}
-
-static int usage_error(const char *command, const char *usage, const char *fmt, const char *arg)
-{
-	fprintf(stderr, "gemmq %s: ", command);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n\n%s", usage);
-	return GQ_EXIT_USAGE;
-}
 
 /* ---- info ---- */
 
@@ -97,10 +82,10 @@ static int cmd_info(int argc, char **argv)
 			fputs(usage_info, stdout);
 			return GQ_EXIT_OK;
 		} else
-			return usage_error("info", usage_info, "%s", "unknown option");
+			return gq_cli_usage_error("info", usage_info, "%s", "unknown option");
 	}
 	if (optind < argc)
-		return usage_error("info", usage_info, "unexpected argument '%s'", argv[optind]);
+		return gq_cli_usage_error("info", usage_info, "unexpected argument '%s'", argv[optind]);
 	gq_device dev;
 	gq_error err;
 	gq_error_clear(&err);
@@ -109,7 +94,7 @@ static int cmd_info(int argc, char **argv)
 	if (!spec && count == 0)
 		spec = "host";
 	if (gq_device_open(spec, &dev, &err) != GQ_OK)
-		return print_error("info", &err);
+		return gq_cli_error("info", &err);
 	if (as_json) {
 		json_t *d = gq_results_device_json(&dev);
 		json_dumpf(d, stdout, JSON_INDENT(2));
@@ -169,17 +154,17 @@ static int cmd_list(int argc, char **argv)
 			fputs(usage_list, stdout);
 			return GQ_EXIT_OK;
 		} else
-			return usage_error("list", usage_list, "%s", "unknown option");
+			return gq_cli_usage_error("list", usage_list, "%s", "unknown option");
 	}
 	if (optind < argc)
-		return usage_error("list", usage_list, "unexpected argument '%s'", argv[optind]);
+		return gq_cli_usage_error("list", usage_list, "unexpected argument '%s'", argv[optind]);
 	if (!spec && gq_device_count(NULL, 0) == 0)
 		spec = "host";
 	gq_device dev;
 	gq_error err;
 	gq_error_clear(&err);
 	if (gq_device_open(spec, &dev, &err) != GQ_OK)
-		return print_error("list", &err);
+		return gq_cli_error("list", &err);
 	int count = 0;
 	const gq_program_family *fam = gq_registry_families(&count);
 	printf("device: %s (%s)\n\n", dev.name, dev.arch);
@@ -212,17 +197,17 @@ static int cmd_check_protocol(int argc, char **argv)
 			fputs(usage_check, stdout);
 			return GQ_EXIT_OK;
 		}
-		return usage_error("check-protocol", usage_check, "%s", "unknown option");
+		return gq_cli_usage_error("check-protocol", usage_check, "%s", "unknown option");
 	}
 	if (optind >= argc)
-		return usage_error("check-protocol", usage_check, "%s", "give at least one protocol file");
+		return gq_cli_usage_error("check-protocol", usage_check, "%s", "give at least one protocol file");
 	int rc = GQ_EXIT_OK;
 	for (int i = optind; i < argc; i++) {
 		gq_protocol proto;
 		gq_error err;
 		gq_error_clear(&err);
 		if (gq_protocol_load(argv[i], &proto, &err) != GQ_OK) {
-			int code = print_error("check-protocol", &err);
+			int code = gq_cli_error("check-protocol", &err);
 			if (code > rc)
 				rc = code;
 			continue;
@@ -270,13 +255,6 @@ typedef struct accuracy_ctx {
 	int finished;
 } accuracy_ctx;
 
-static double monotonic_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void format_duration(double s, char *buf, size_t size)
 {
 	if (s < 60)
@@ -300,7 +278,7 @@ static gq_status on_point(void *user, const gq_accuracy_run *run, int index, gq_
 	const gq_point_record *pr = &run->points[index];
 	char what[160];
 	gq_problem_describe(&pr->problem, what, sizeof(what));
-	double elapsed = monotonic_now() - ctx->start;
+	double elapsed = gq_cli_now() - ctx->start;
 	double eta = elapsed / ctx->finished * (run->point_count - ctx->finished);
 	char e1[32], e2[32];
 	format_duration(elapsed, e1, sizeof(e1));
@@ -324,42 +302,6 @@ static gq_status on_point(void *user, const gq_accuracy_run *run, int index, gq_
 	return GQ_OK;
 }
 
-static int ensure_parent_dir(const char *path)
-{
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (!slash)
-		return 0;
-	*slash = '\0';
-	struct stat st;
-	if (dir[0] == '\0' || stat(dir, &st) == 0)
-		return 0;
-	return mkdir(dir, 0777);
-}
-
-/* Open every program the run will use once, so a plugin that cannot be loaded (missing file,
- * wrong ABI version, unknown name inside) is refused as bad input before anything runs. */
-static gq_status open_programs_once(const gq_protocol *proto, const char *const *programs,
-                                    int program_count, gq_error *err)
-{
-	const char *names[GQ_ARM_COUNT * GQ_OP_COUNT];
-	int count = 0;
-	if (program_count == 0)
-		for (int a = 0; a < GQ_ARM_COUNT; a++)
-			for (int op = 0; op < GQ_OP_COUNT; op++)
-				if (proto->arms[a][op])
-					names[count++] = proto->arms[a][op];
-	for (int i = 0; i < (program_count ? program_count : count); i++) {
-		gemmq_program *prog = NULL;
-		gq_status s = gq_program_open(program_count ? programs[i] : names[i], &prog, err);
-		if (s != GQ_OK)
-			return s;
-		gq_program_close(prog);
-	}
-	return GQ_OK;
-}
-
 static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 {
 	static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
@@ -377,10 +319,10 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 	while ((c = getopt_long(argc, argv, "d:o:p:qh", opts, NULL)) != -1) {
 		if (c == 'p') {
 			if (program_count == (int)(sizeof(programs) / sizeof(programs[0])))
-				return usage_error("accuracy", usage_accuracy, "%s",
+				return gq_cli_usage_error("accuracy", usage_accuracy, "%s",
 				                   "at most 64 --program options");
 			if (gq_registry_check_name(optarg, &err) != GQ_OK)
-				return print_error("accuracy", &err);
+				return gq_cli_error("accuracy", &err);
 			programs[program_count++] = optarg;
 		} else if (c == 'd')
 			spec = optarg;
@@ -392,18 +334,18 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 			fputs(usage_accuracy, stdout);
 			return GQ_EXIT_OK;
 		} else
-			return usage_error("accuracy", usage_accuracy, "%s", "unknown option");
+			return gq_cli_usage_error("accuracy", usage_accuracy, "%s", "unknown option");
 	}
 	if (argc - optind > 1)
-		return usage_error("accuracy", usage_accuracy, "give one protocol (got '%s' too)",
+		return gq_cli_usage_error("accuracy", usage_accuracy, "give one protocol (got '%s' too)",
 		                   argv[optind + 1]);
 	gq_run_meta meta = {.command = "accuracy", .argc = full_argc, .argv = full_argv};
 	gq_results_now(meta.started);
-	meta.started_monotonic = monotonic_now();
+	meta.started_monotonic = gq_cli_now();
 
 	gq_device dev;
 	if (gq_device_open(spec, &dev, &err) != GQ_OK)
-		return print_error("accuracy", &err);
+		return gq_cli_error("accuracy", &err);
 	gq_protocol proto;
 	gq_status s;
 	if (optind < argc)
@@ -415,10 +357,10 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 		s = gq_protocol_parse(gq_embedded_smoke, gq_embedded_smoke_size, "<embedded smoke>",
 		                      &proto, &err);
 	if (s != GQ_OK)
-		return print_error("accuracy", &err);
-	if (open_programs_once(&proto, programs, program_count, &err) != GQ_OK) {
+		return gq_cli_error("accuracy", &err);
+	if (gq_cli_open_programs(&proto, programs, program_count, &err) != GQ_OK) {
 		gq_protocol_free(&proto);
-		return print_error("accuracy", &err);
+		return gq_cli_error("accuracy", &err);
 	}
 
 	char default_output[512];
@@ -428,15 +370,15 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 		snprintf(default_output, sizeof(default_output), "results/%s-%s.json", proto.name, tag);
 		output = default_output;
 	}
-	if (ensure_parent_dir(output) != 0) {
+	if (gq_cli_make_parent_dir(output) != 0) {
 		gq_error_set(&err, GQ_ERR_INPUT, output, "cannot create the folder of the results file");
 		gq_protocol_free(&proto);
-		return print_error("accuracy", &err);
+		return gq_cli_error("accuracy", &err);
 	}
 
 	gq_accuracy_run run;
 	accuracy_ctx ctx = {.meta = &meta, .proto = &proto, .dev = &dev, .output = output,
-	                    .quiet = quiet, .tty = isatty(2), .start = monotonic_now()};
+	                    .quiet = quiet, .tty = isatty(2), .start = gq_cli_now()};
 	if (!quiet)
 		fprintf(stderr, "gemmq accuracy: protocol '%s' (%d points, %d seeds x %d reruns) on %s -> %s\n",
 		        proto.name, proto.point_count, proto.seeds, proto.reruns, dev.name, output);
@@ -467,9 +409,9 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 	gq_accuracy_free(&run);
 	gq_protocol_free(&proto);
 	if (s != GQ_OK)
-		return print_error("accuracy", &err);
+		return gq_cli_error("accuracy", &err);
 	if (ws != GQ_OK)
-		return print_error("accuracy", &werr);
+		return gq_cli_error("accuracy", &werr);
 	return failures ? GQ_EXIT_FAILURE : GQ_EXIT_OK;
 }
 

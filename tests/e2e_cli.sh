@@ -25,5 +25,5 @@ expect 0 '"backend": "host"' -- "$gemmq" info --device host --json
 expect 0 'host:ref .* yes .* yes' -- "$gemmq" list --device host
 expect 0 'cublaslt:heuristic' -- "$gemmq" list --device host
 expect 2 'No such file|cannot (open|read)' -- "$gemmq" check-protocol /nonexistent/protocol.json
-expect 2 'cannot (create|write)' -- "$gemmq" accuracy "$src/tests/protocols/e2e/host-split.json" --device host -o /nonexistent/dir/x.json
+expect 2 'cannot (create|write)' -- "$gemmq" accuracy "$src/tests/protocols/e2e/host-split.json" --device host -o /dev/null/dir/x.json
 exit $fail
