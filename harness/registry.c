@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../kernels/calibration/calibration.h"
 #include "../kernels/kernels.h"
 #include "../reference/problem.h"
 #include "plugin.h"
@@ -87,6 +88,15 @@ static const gq_program_family base_families[] = {
      .deterministic = 1,
      .planted = 1,
      .open = gq_programs_planted_open},
+    {.pattern = "cal:<kind>:<base>",
+     .description = "calibration programs wrapping any base program, on its backend: "
+                    "cal:twin:<base>, cal:slow:<pct>:<base>, cal:wrong:<seed>:<base>, "
+                    "cal:nondet:<base>, cal:unwritten:<base>, cal:nan:<base> "
+                    "(kernels/calibration/calibration.h)",
+     .host = 0,
+     .deterministic = 0,
+     .planted = 1,
+     .open = gq_calibration_open},
     {.pattern = "plugin:<path>:<name>",
      .description = "program <name> of the shared library <path> (a gemmq plugin)",
      .host = 0,
@@ -115,6 +125,7 @@ static const family_syntax base_syntax[] = {
     {gq_programs_cublas_check, ""},
     {gq_programs_cublas_check, " (i = 0..7)"},
     {gq_programs_planted_check, ""},
+    {gq_calibration_check, ""},
     {gq_plugin_check, ""},
 };
 

@@ -35,6 +35,8 @@ static const char *example_name(const char *pattern)
 		return "planted:fault:1025";
 	if (strcmp(pattern, "cublaslt:algo:<i>") == 0)
 		return "cublaslt:algo:3";
+	if (strcmp(pattern, "cal:<kind>:<base>") == 0)
+		return "cal:nan:cublas:default"; /* the family lists its flags: GPU, planted */
 	if (strchr(pattern, '<'))
 		return NULL;
 	return pattern;
@@ -45,7 +47,7 @@ static void test_families(void)
 	int count = 0;
 	const gq_program_family *f = gq_registry_families(&count);
 	CHECK(f != NULL);
-	CHECK(count == 14);
+	CHECK(count == 15);
 	/* Host (reference) families come first. */
 	int seen_device = 0, host_after_device = 0;
 	for (int i = 0; i < count; i++) {
@@ -69,8 +71,9 @@ static void test_families(void)
 	                          "cublaslt:top8",
 	                          "cublaslt:algo:<i>",
 	                          "planted:fault:<T>",
+	                          "cal:<kind>:<base>",
 	                          "plugin:<path>:<name>"};
-	for (int i = 0; i < 14 && i < count; i++) {
+	for (int i = 0; i < 15 && i < count; i++) {
 		CHECK_MSG(strcmp(f[i].pattern, expected[i]) == 0, "family %d is %s", i,
 		          f[i].pattern);
 		CHECK(f[i].description && f[i].description[0]);
@@ -141,7 +144,7 @@ static void test_names(void)
 	    "known programs: host:ref, host:split, host:wrong:<seed>, host:unwritten, "
 	    "host:crash:<T>, "
 	    "gemmq:det, gemmq:split:n<64|128|256>:s<1..4>, gemmq:streamk, cublas:default, cublaslt:heuristic, cublaslt:top8, cublaslt:algo:<i> (i = 0..7), "
-	    "planted:fault:<T>, plugin:<path>:<name>";
+	    "planted:fault:<T>, cal:<kind>:<base>, plugin:<path>:<name>";
 	expect_bad("foo:bar", "unknown program 'foo:bar'; ");
 	expect_bad("foo:bar", known);
 	expect_bad("", "unknown program ''");
