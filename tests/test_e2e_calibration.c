@@ -1,0 +1,308 @@
+/* test_e2e_calibration.c: the calibration programs (kernels/calibration/calibration.h) judged by
+ * `gemmq qualify --device host`, one protocol each (tests/protocols/e2e/calibration/), every
+ * verdict asserted from the results file:
+ *   twin       qualified, and its speedup interval holds 1.00;
+ *   slow-3     slower, with slowdown = 1/speedup − 1 within 3 % ± 1 pp;
+ *   slow-10    slower, with slowdown within 10 % ± 2 pp;
+ *   wrong      inaccurate at every point, failing seed 1 and no other seed;
+ *   nondet     accurate (pass) with bitwise_stable false, never inaccurate or error;
+ *   unwritten  inaccurate at every point;
+ *   nan        inaccurate at every point (a failure, not an error).
+ * Also: every GPU calibration protocol (protocols/calibration/, one file per case) passes
+ * check-protocol, and bad cal: names are input errors.
+ *
+ * `test_e2e_calibration --judge DIR -o FILE` judges results files made elsewhere
+ * (DIR/<case>.json, from protocols/calibration/ on a GPU: scripts/calibrate) by the same
+ * expectations, and writes their summary to FILE: per case its program, per point the verdict,
+ * speedup interval, slowdown and failing seeds, and whether it was judged as expected. Exit 0
+ * when every case was, 1 otherwise. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "registry.h"
+
+static json_t *failures; /* the current case's unmet expectations (--judge) */
+
+/* CHECK_MSG that also records the message in failures. */
+#define EXPECT(cond, ...)                                                                          \
+	do {                                                                                       \
+		const int ok_ = (cond);                                                            \
+		CHECK_MSG(ok_, __VA_ARGS__);                                                       \
+		if (!ok_ && failures) {                                                            \
+			char m_[2048];                                                             \
+			snprintf(m_, sizeof(m_), __VA_ARGS__);                                     \
+			json_array_append_new(failures, json_string(m_));                          \
+		}                                                                                  \
+	} while (0)
+
+static const char *const cases[] = {"twin", "slow-3", "slow-10", "wrong", "nondet", "unwritten",
+                                    "nan"};
+#define CASE_COUNT ((int)(sizeof(cases) / sizeof(cases[0])))
+
+static char tmpdir[] = "/tmp/gemmq-test-e2e-calibration-XXXXXX";
+
+/* Run gemmq with args (NULL-terminated), its output into tmpdir/gemmq.log; its exit status. */
+static int run(const char *const *args)
+{
+	const char *argv[16] = {GQ_GEMMQ_BIN};
+	int n = 1;
+	for (; args[n - 1] && n < 15; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	char log[512];
+	snprintf(log, sizeof(log), "%s/gemmq.log", tmpdir);
+	pid_t pid = fork();
+	if (pid == 0) {
+		FILE *f = freopen(log, "a", stdout);
+		if (f)
+			dup2(fileno(stdout), 2);
+		execv(GQ_GEMMQ_BIN, (char *const *)argv);
+		_exit(127);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+/* The accuracy record of the candidate at a point. */
+static const json_t *candidate_record(const json_t *point)
+{
+	size_t i;
+	const json_t *r;
+	json_array_foreach(json_object_get(json_object_get(point, "accuracy"), "programs"), i, r)
+	{
+		const json_t *arm;
+		size_t j;
+		json_array_foreach(json_object_get(r, "arms"), j, arm) if (
+		    !strcmp(json_string_value(arm), "candidate")) return r;
+	}
+	return NULL;
+}
+
+/* The candidate's op speedup over the incumbent in eager mode at timing point i. */
+static const json_t *speedup(const json_t *doc, size_t i)
+{
+	const json_t *tp = json_array_get(json_object_get(json_object_get(doc, "timing"), "points"), i);
+	size_t j;
+	const json_t *s;
+	json_array_foreach(json_object_get(tp, "speedups"), j, s) if (
+	    !strcmp(str(s, "mode"), "eager") && !strcmp(str(s, "step"), "op") &&
+	    !strcmp(str(s, "new"), "candidate") && !strcmp(str(s, "baseline"), "incumbent")) return s;
+	return NULL;
+}
+
+/* Check one case's results file. */
+static void judge(const char *name, const json_t *doc, json_t *summary)
+{
+	size_t i;
+	const json_t *p;
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		const char *id = str(p, "id");
+		const char *v = str(json_object_get(p, "verdict"), "status");
+		const json_t *rec = candidate_record(p);
+		const json_t *sp = speedup(doc, i);
+		const double s = json_real_value(json_object_get(sp, "estimate"));
+		const double lo = json_real_value(json_object_get(sp, "lo"));
+		const double hi = json_real_value(json_object_get(sp, "hi"));
+		EXPECT(rec != NULL, "%s %s: no candidate accuracy record", name, id);
+		if (!strcmp(name, "twin")) {
+			EXPECT(!strcmp(v, "qualified"), "twin %s: %s", id, v);
+			EXPECT(sp && lo <= 1.0 && 1.0 <= hi, "twin %s: speedup %.4f [%.4f, %.4f]",
+			          id, s, lo, hi);
+		} else if (!strncmp(name, "slow-", 5)) {
+			const double pct = atof(name + 5) / 100, tol = pct < 0.05 ? 0.01 : 0.02;
+			const double slowdown = 1 / s - 1;
+			EXPECT(!strcmp(v, "slower"), "%s %s: %s", name, id, v);
+			EXPECT(sp && fabs(slowdown - pct) <= tol,
+			          "%s %s: slowdown %.4f (speedup %.4f [%.4f, %.4f]), expected %.2f ± "
+			          "%.2f",
+			          name, id, slowdown, s, lo, hi, pct, tol);
+		} else if (!strcmp(name, "wrong")) {
+			EXPECT(!strcmp(v, "inaccurate"), "wrong %s: %s", id, v);
+			size_t j;
+			const json_t *seed;
+			json_array_foreach(json_object_get(rec, "seeds"), j, seed)
+			{
+				const json_int_t k = json_integer_value(json_object_get(seed, "seed"));
+				const int pass = json_is_true(json_object_get(seed, "pass"));
+				EXPECT(pass == (k != 1), "wrong %s: seed %lld %s", id, (long long)k,
+				          pass ? "passes" : "fails");
+			}
+			EXPECT(json_array_size(json_object_get(rec, "seeds")) == 3, "wrong %s: not 3 seeds", id);
+		} else if (!strcmp(name, "nondet")) {
+			EXPECT(!strcmp(str(rec, "status"), "pass"), "nondet %s: accuracy %s", id,
+			          str(rec, "status"));
+			EXPECT(json_is_false(json_object_get(rec, "bitwise_stable")),
+			          "nondet %s: bitwise stable", id);
+			EXPECT(strcmp(v, "inaccurate") && strcmp(v, "error") && v[0], "nondet %s: %s",
+			          id, v);
+		} else {
+			EXPECT(!strcmp(v, "inaccurate"), "%s %s: %s", name, id, v);
+			EXPECT(!strcmp(str(rec, "status"), "fail"), "%s %s: accuracy %s", name, id,
+			          str(rec, "status"));
+		}
+		if (summary) {
+			json_t *o = json_object();
+			json_t *failed = json_array();
+			size_t j;
+			const json_t *seed;
+			json_array_foreach(json_object_get(rec, "seeds"), j, seed) if (
+			    !json_is_true(json_object_get(seed, "pass")))
+			    json_array_append(failed, json_object_get(seed, "seed"));
+			json_object_set_new(o, "id", json_string(id));
+			json_object_set_new(o, "verdict", json_string(v));
+			json_object_set_new(o, "accuracy", json_string(str(rec, "status")));
+			json_object_set_new(o, "bitwise_stable",
+			                    json_boolean(json_is_true(json_object_get(rec, "bitwise_stable"))));
+			json_object_set_new(o, "failed_seeds", failed);
+			json_object_set_new(o, "speedup", sp ? json_real(s) : json_null());
+			json_object_set_new(o, "lo", sp ? json_real(lo) : json_null());
+			json_object_set_new(o, "hi", sp ? json_real(hi) : json_null());
+			json_object_set_new(o, "slowdown", sp ? json_real(1 / s - 1) : json_null());
+			json_array_append_new(summary, o);
+		}
+		fprintf(stderr, "calibration %-9s %-26s %-10s speedup %.4f [%.4f, %.4f]\n", name, id, v,
+		        s, lo, hi);
+	}
+	EXPECT(json_array_size(json_object_get(doc, "points")) > 0, "%s: no points", name);
+}
+
+static void test_case(const char *name)
+{
+	char proto[512], out[512];
+	snprintf(proto, sizeof(proto), "%s/tests/protocols/e2e/calibration/%s.json", GQ_SOURCE_DIR,
+	         name);
+	snprintf(out, sizeof(out), "%s/%s.json", tmpdir, name);
+	const char *args[] = {"qualify", proto, "--device", "host", "-o", out, "-q", NULL};
+	const int code = run(args);
+	const int bad = !strcmp(name, "wrong") || !strcmp(name, "unwritten") || !strcmp(name, "nan");
+	CHECK_MSG(code == (bad ? 1 : 0), "%s: exit status %d", name, code);
+	json_t *doc = json_load_file(out, 0, NULL);
+	CHECK_MSG(doc != NULL, "%s: no results file", name);
+	if (doc)
+		judge(name, doc, NULL);
+	json_decref(doc);
+}
+
+static void test_gpu_protocols(void)
+{
+	for (int i = 0; i < CASE_COUNT; i++) {
+		char proto[512];
+		snprintf(proto, sizeof(proto), "%s/protocols/calibration/%s.json", GQ_SOURCE_DIR,
+		         cases[i]);
+		const char *args[] = {"check-protocol", proto, NULL};
+		CHECK_MSG(run(args) == 0, "%s does not pass check-protocol", proto);
+	}
+}
+
+static void test_names(void)
+{
+	static const char *const good[] = {"cal:twin:host:ref", "cal:slow:3:cublas:default",
+	                                   "cal:wrong:0:gemmq:det", "cal:nan:cal:twin:host:ref"};
+	static const char *const bad[] = {"cal:twin:", "cal:slow:0:host:ref", "cal:slow:101:host:ref",
+	                                  "cal:slow:x:host:ref", "cal:wrong:1", "cal:nondet:nope",
+	                                  "cal:fast:host:ref"};
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		gq_error err = {0};
+		CHECK_MSG(gq_registry_check_name(good[i], &err) == GQ_OK, "%s refused: %s", good[i],
+		          err.message);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		gq_error err = {0};
+		CHECK_MSG(gq_registry_check_name(bad[i], &err) == GQ_ERR_INPUT, "%s accepted", bad[i]);
+	}
+	gemmq_program *prog = NULL;
+	gq_error err = {0};
+	CHECK(gq_program_open("cal:slow:3:host:ref", &prog, &err) == GQ_OK && prog &&
+	      gq_program_is_host(prog) && (prog->flags & GEMMQ_PROGRAM_DETERMINISTIC));
+	gq_program_close(prog);
+	CHECK(gq_program_open("cal:nan:host:ref", &prog, &err) == GQ_OK && prog &&
+	      !(prog->flags & GEMMQ_PROGRAM_DETERMINISTIC) && (prog->flags & GEMMQ_PROGRAM_PLANTED));
+	gq_program_close(prog);
+}
+
+/* --judge DIR -o FILE (see the top). */
+static int judge_dir(const char *dir, const char *out)
+{
+	json_t *all = json_array();
+	int all_ok = 1;
+	for (int i = 0; i < CASE_COUNT; i++) {
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/%s.json", dir, cases[i]);
+		failures = json_array();
+		json_t *points = json_array();
+		json_t *doc = json_load_file(path, 0, NULL);
+		EXPECT(doc != NULL, "%s: no results file %s", cases[i], path);
+		const char *program = "";
+		if (doc) {
+			judge(cases[i], doc, points);
+			const json_t *p0 = json_array_get(json_object_get(doc, "points"), 0);
+			program = str(json_object_get(p0, "verdict"), "candidate");
+		}
+		json_t *c = json_object();
+		json_object_set_new(c, "case", json_string(cases[i]));
+		json_object_set_new(c, "program", json_string(program ? program : ""));
+		json_object_set_new(c, "results", json_string(path));
+		json_object_set_new(c, "points", points);
+		json_object_set_new(c, "as_expected", json_boolean(json_array_size(failures) == 0));
+		json_object_set_new(c, "failures", failures);
+		all_ok &= json_array_size(failures) == 0;
+		json_array_append_new(all, c);
+		failures = NULL;
+		json_decref(doc);
+	}
+	json_t *root = json_object();
+	json_object_set_new(root, "format_version", json_integer(1));
+	json_object_set_new(root, "kind", json_string("calibration"));
+	json_object_set_new(root, "all_as_expected", json_boolean(all_ok));
+	json_object_set_new(root, "cases", all);
+	int w = json_dump_file(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (w != 0) {
+		fprintf(stderr, "test_e2e_calibration: cannot write %s\n", out);
+		return 3;
+	}
+	fprintf(stderr, "test_e2e_calibration: %s: %s\n", out,
+	        all_ok ? "every case judged as expected" : "SOME CASES NOT AS EXPECTED");
+	return all_ok ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 5 && !strcmp(argv[1], "--judge") && !strcmp(argv[3], "-o"))
+		return judge_dir(argv[2], argv[4]);
+	if (argc != 1) {
+		fprintf(stderr, "usage: test_e2e_calibration [--judge DIR -o FILE]\n");
+		return 2;
+	}
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_names();
+	test_gpu_protocols();
+	for (int i = 0; i < CASE_COUNT; i++)
+		test_case(cases[i]);
+	int rc = gq_check_exit("test_e2e_calibration");
+	if (rc == 0) {
+		char cmd[600];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "test_e2e_calibration: could not remove %s\n", tmpdir);
+	} else
+		fprintf(stderr, "test_e2e_calibration: files kept in %s\n", tmpdir);
+	return rc;
+}
