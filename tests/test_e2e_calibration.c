@@ -41,8 +41,8 @@ static json_t *failures; /* the current case's unmet expectations (--judge) */
 		}                                                                                  \
 	} while (0)
 
-static const char *const cases[] = {"twin", "slow-3", "slow-10", "wrong", "nondet", "unwritten",
-                                    "nan"};
+static const char *const cases[] = {"twin",   "slow-3",    "slow-10", "wrong",
+                                    "nondet", "unwritten", "nan"};
 #define CASE_COUNT ((int)(sizeof(cases) / sizeof(cases[0])))
 
 static char tmpdir[] = "/tmp/gemmq-test-e2e-calibration-XXXXXX";
@@ -85,8 +85,8 @@ static const json_t *candidate_record(const json_t *point)
 	{
 		const json_t *arm;
 		size_t j;
-		json_array_foreach(json_object_get(r, "arms"), j, arm) if (
-		    !strcmp(json_string_value(arm), "candidate")) return r;
+		json_array_foreach(json_object_get(r, "arms"), j,
+		                   arm) if (!strcmp(json_string_value(arm), "candidate")) return r;
 	}
 	return NULL;
 }
@@ -94,12 +94,15 @@ static const json_t *candidate_record(const json_t *point)
 /* The candidate's op speedup over the incumbent in eager mode at timing point i. */
 static const json_t *speedup(const json_t *doc, size_t i)
 {
-	const json_t *tp = json_array_get(json_object_get(json_object_get(doc, "timing"), "points"), i);
+	const json_t *tp =
+	    json_array_get(json_object_get(json_object_get(doc, "timing"), "points"), i);
 	size_t j;
 	const json_t *s;
-	json_array_foreach(json_object_get(tp, "speedups"), j, s) if (
-	    !strcmp(str(s, "mode"), "eager") && !strcmp(str(s, "step"), "op") &&
-	    !strcmp(str(s, "new"), "candidate") && !strcmp(str(s, "baseline"), "incumbent")) return s;
+	json_array_foreach(json_object_get(tp, "speedups"), j,
+	                   s) if (!strcmp(str(s, "mode"), "eager") &&
+	                          !strcmp(str(s, "step"), "op") &&
+	                          !strcmp(str(s, "new"), "candidate") &&
+	                          !strcmp(str(s, "baseline"), "incumbent")) return s;
 	return NULL;
 }
 
@@ -121,52 +124,55 @@ static void judge(const char *name, const json_t *doc, json_t *summary)
 		if (!strcmp(name, "twin")) {
 			EXPECT(!strcmp(v, "qualified"), "twin %s: %s", id, v);
 			EXPECT(sp && lo <= 1.0 && 1.0 <= hi, "twin %s: speedup %.4f [%.4f, %.4f]",
-			          id, s, lo, hi);
+			       id, s, lo, hi);
 		} else if (!strncmp(name, "slow-", 5)) {
 			const double pct = atof(name + 5) / 100, tol = pct < 0.05 ? 0.01 : 0.02;
 			const double slowdown = 1 / s - 1;
 			EXPECT(!strcmp(v, "slower"), "%s %s: %s", name, id, v);
 			EXPECT(sp && fabs(slowdown - pct) <= tol,
-			          "%s %s: slowdown %.4f (speedup %.4f [%.4f, %.4f]), expected %.2f ± "
-			          "%.2f",
-			          name, id, slowdown, s, lo, hi, pct, tol);
+			       "%s %s: slowdown %.4f (speedup %.4f [%.4f, %.4f]), expected %.2f ± "
+			       "%.2f",
+			       name, id, slowdown, s, lo, hi, pct, tol);
 		} else if (!strcmp(name, "wrong")) {
 			EXPECT(!strcmp(v, "inaccurate"), "wrong %s: %s", id, v);
 			size_t j;
 			const json_t *seed;
 			json_array_foreach(json_object_get(rec, "seeds"), j, seed)
 			{
-				const json_int_t k = json_integer_value(json_object_get(seed, "seed"));
+				const json_int_t k =
+				    json_integer_value(json_object_get(seed, "seed"));
 				const int pass = json_is_true(json_object_get(seed, "pass"));
 				EXPECT(pass == (k != 1), "wrong %s: seed %lld %s", id, (long long)k,
-				          pass ? "passes" : "fails");
+				       pass ? "passes" : "fails");
 			}
-			EXPECT(json_array_size(json_object_get(rec, "seeds")) == 3, "wrong %s: not 3 seeds", id);
+			EXPECT(json_array_size(json_object_get(rec, "seeds")) == 3,
+			       "wrong %s: not 3 seeds", id);
 		} else if (!strcmp(name, "nondet")) {
 			EXPECT(!strcmp(str(rec, "status"), "pass"), "nondet %s: accuracy %s", id,
-			          str(rec, "status"));
+			       str(rec, "status"));
 			EXPECT(json_is_false(json_object_get(rec, "bitwise_stable")),
-			          "nondet %s: bitwise stable", id);
-			EXPECT(strcmp(v, "inaccurate") && strcmp(v, "error") && v[0], "nondet %s: %s",
-			          id, v);
+			       "nondet %s: bitwise stable", id);
+			EXPECT(strcmp(v, "inaccurate") && strcmp(v, "error") && v[0],
+			       "nondet %s: %s", id, v);
 		} else {
 			EXPECT(!strcmp(v, "inaccurate"), "%s %s: %s", name, id, v);
 			EXPECT(!strcmp(str(rec, "status"), "fail"), "%s %s: accuracy %s", name, id,
-			          str(rec, "status"));
+			       str(rec, "status"));
 		}
 		if (summary) {
 			json_t *o = json_object();
 			json_t *failed = json_array();
 			size_t j;
 			const json_t *seed;
-			json_array_foreach(json_object_get(rec, "seeds"), j, seed) if (
-			    !json_is_true(json_object_get(seed, "pass")))
+			json_array_foreach(json_object_get(rec, "seeds"), j,
+			                   seed) if (!json_is_true(json_object_get(seed, "pass")))
 			    json_array_append(failed, json_object_get(seed, "seed"));
 			json_object_set_new(o, "id", json_string(id));
 			json_object_set_new(o, "verdict", json_string(v));
 			json_object_set_new(o, "accuracy", json_string(str(rec, "status")));
-			json_object_set_new(o, "bitwise_stable",
-			                    json_boolean(json_is_true(json_object_get(rec, "bitwise_stable"))));
+			json_object_set_new(
+			    o, "bitwise_stable",
+			    json_boolean(json_is_true(json_object_get(rec, "bitwise_stable"))));
 			json_object_set_new(o, "failed_seeds", failed);
 			json_object_set_new(o, "speedup", sp ? json_real(s) : json_null());
 			json_object_set_new(o, "lo", sp ? json_real(lo) : json_null());
@@ -174,8 +180,8 @@ static void judge(const char *name, const json_t *doc, json_t *summary)
 			json_object_set_new(o, "slowdown", sp ? json_real(1 / s - 1) : json_null());
 			json_array_append_new(summary, o);
 		}
-		fprintf(stderr, "calibration %-9s %-26s %-10s speedup %.4f [%.4f, %.4f]\n", name, id, v,
-		        s, lo, hi);
+		fprintf(stderr, "calibration %-9s %-26s %-10s speedup %.4f [%.4f, %.4f]\n", name,
+		        id, v, s, lo, hi);
 	}
 	EXPECT(json_array_size(json_object_get(doc, "points")) > 0, "%s: no points", name);
 }
@@ -188,7 +194,8 @@ static void test_case(const char *name)
 	snprintf(out, sizeof(out), "%s/%s.json", tmpdir, name);
 	const char *args[] = {"qualify", proto, "--device", "host", "-o", out, "-q", NULL};
 	const int code = run(args);
-	const int bad = !strcmp(name, "wrong") || !strcmp(name, "unwritten") || !strcmp(name, "nan");
+	const int bad =
+	    !strcmp(name, "wrong") || !strcmp(name, "unwritten") || !strcmp(name, "nan");
 	CHECK_MSG(code == (bad ? 1 : 0), "%s: exit status %d", name, code);
 	json_t *doc = json_load_file(out, 0, NULL);
 	CHECK_MSG(doc != NULL, "%s: no results file", name);
@@ -212,9 +219,9 @@ static void test_names(void)
 {
 	static const char *const good[] = {"cal:twin:host:ref", "cal:slow:3:cublas:default",
 	                                   "cal:wrong:0:gemmq:det", "cal:nan:cal:twin:host:ref"};
-	static const char *const bad[] = {"cal:twin:", "cal:slow:0:host:ref", "cal:slow:101:host:ref",
-	                                  "cal:slow:x:host:ref", "cal:wrong:1", "cal:nondet:nope",
-	                                  "cal:fast:host:ref"};
+	static const char *const bad[] = {
+	    "cal:twin:",   "cal:slow:0:host:ref", "cal:slow:101:host:ref", "cal:slow:x:host:ref",
+	    "cal:wrong:1", "cal:nondet:nope",     "cal:fast:host:ref"};
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		gq_error err = {0};
 		CHECK_MSG(gq_registry_check_name(good[i], &err) == GQ_OK, "%s refused: %s", good[i],
@@ -222,7 +229,8 @@ static void test_names(void)
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		gq_error err = {0};
-		CHECK_MSG(gq_registry_check_name(bad[i], &err) == GQ_ERR_INPUT, "%s accepted", bad[i]);
+		CHECK_MSG(gq_registry_check_name(bad[i], &err) == GQ_ERR_INPUT, "%s accepted",
+		          bad[i]);
 	}
 	gemmq_program *prog = NULL;
 	gq_error err = {0};
@@ -230,7 +238,8 @@ static void test_names(void)
 	      gq_program_is_host(prog) && (prog->flags & GEMMQ_PROGRAM_DETERMINISTIC));
 	gq_program_close(prog);
 	CHECK(gq_program_open("cal:nan:host:ref", &prog, &err) == GQ_OK && prog &&
-	      !(prog->flags & GEMMQ_PROGRAM_DETERMINISTIC) && (prog->flags & GEMMQ_PROGRAM_PLANTED));
+	      !(prog->flags & GEMMQ_PROGRAM_DETERMINISTIC) &&
+	      (prog->flags & GEMMQ_PROGRAM_PLANTED));
 	gq_program_close(prog);
 }
 

@@ -27,14 +27,21 @@
 #define CAL_GPU_WARMUP     3
 #define CAL_GPU_SAMPLES    21
 
-typedef enum cal_kind { CAL_TWIN = 0, CAL_SLOW, CAL_WRONG, CAL_NONDET, CAL_UNWRITTEN, CAL_NAN } cal_kind;
+typedef enum cal_kind {
+	CAL_TWIN = 0,
+	CAL_SLOW,
+	CAL_WRONG,
+	CAL_NONDET,
+	CAL_UNWRITTEN,
+	CAL_NAN
+} cal_kind;
 
 static const struct {
 	const char *prefix; /* "cal:<kind>:" */
 	int has_param;      /* a decimal parameter and ':' follow the prefix */
 } kinds[] = {
-    [CAL_TWIN] = {"cal:twin:", 0},         [CAL_SLOW] = {"cal:slow:", 1},
-    [CAL_WRONG] = {"cal:wrong:", 1},       [CAL_NONDET] = {"cal:nondet:", 0},
+    [CAL_TWIN] = {"cal:twin:", 0},           [CAL_SLOW] = {"cal:slow:", 1},
+    [CAL_WRONG] = {"cal:wrong:", 1},         [CAL_NONDET] = {"cal:nondet:", 0},
     [CAL_UNWRITTEN] = {"cal:unwritten:", 0}, [CAL_NAN] = {"cal:nan:", 0},
 };
 #define KIND_COUNT ((int)(sizeof(kinds) / sizeof(kinds[0])))
@@ -43,8 +50,8 @@ typedef struct cal_program {
 	gemmq_program program; /* program.ctx points back at this struct */
 	gemmq_program *inner;  /* the base (for nondet: host:split or gemmq:split:n128:s4) */
 	cal_kind kind;
-	uint64_t param; /* slow's pct, wrong's seed */
-	int host;       /* the base runs on the host backend */
+	uint64_t param;                /* slow's pct, wrong's seed */
+	int host;                      /* the base runs on the host backend */
 	atomic_uint_fast64_t launches; /* cal:nan's launch count */
 	char name[256];
 	char description[512];
@@ -79,8 +86,10 @@ static gq_status parse_name(const char *name, cal_kind *kind, uint64_t *param, s
 			if (bad)
 				return gq_error_set(
 				    err, GQ_ERR_INPUT, NULL,
-				    "program '%s': write %s with %s, then ':' and a base program", name,
-				    k == CAL_SLOW ? "cal:slow:<pct>:<base>" : "cal:wrong:<seed>:<base>",
+				    "program '%s': write %s with %s, then ':' and a base program",
+				    name,
+				    k == CAL_SLOW ? "cal:slow:<pct>:<base>"
+				                  : "cal:wrong:<seed>:<base>",
 				    k == CAL_SLOW ? "pct an integer 1 … 100"
 				                  : "seed a decimal integer");
 			*param = (uint64_t)v;
@@ -179,8 +188,8 @@ static int gpu_median_ns(cal_instance *inst, const gemmq_operands *io, int64_t s
 	if (r != 0)
 		return r;
 	if (c != cudaSuccess)
-		return fail(GQ_ERR_DEVICE, msg, msg_size, "%s: timing the base: %s",
-		            inst->cp->name, cudaGetErrorString(c));
+		return fail(GQ_ERR_DEVICE, msg, msg_size, "%s: timing the base: %s", inst->cp->name,
+		            cudaGetErrorString(c));
 	*out_ns = median(t, CAL_GPU_SAMPLES);
 	return 0;
 }
@@ -188,8 +197,7 @@ static int gpu_median_ns(cal_instance *inst, const gemmq_operands *io, int64_t s
 /* cal:slow on the GPU: spin_ns = pct % of the base's median time b; then the extra time e of
  * base + spin over b is measured and spin_ns += pct % · b − e (the spin's launch cost), once.
  * Fails when the corrected extra misses pct % · b by more than max(0.5, pct/10) % of b. */
-static int gpu_calibrate(cal_instance *inst, const gemmq_operands *io, char *msg,
-                         size_t msg_size)
+static int gpu_calibrate(cal_instance *inst, const gemmq_operands *io, char *msg, size_t msg_size)
 {
 	const double pct = (double)inst->cp->param / 100.0;
 	double base_ns = 0, total_ns = 0;
@@ -207,11 +215,12 @@ static int gpu_calibrate(cal_instance *inst, const gemmq_operands *io, char *msg
 		return r;
 	const double extra = (total_ns - base_ns) / base_ns, tol = fmax(0.005, pct / 10);
 	if (fabs(extra - pct) > tol)
-		return fail(GQ_ERR_DEVICE, msg, msg_size,
-		            "%s: calibration missed: base %.1f us, base + spin %.1f us, extra %.2f %% "
-		            "instead of %.0f %% ± %.2f",
-		            inst->cp->name, base_ns / 1e3, total_ns / 1e3, 100 * extra, 100 * pct,
-		            100 * tol);
+		return fail(
+		    GQ_ERR_DEVICE, msg, msg_size,
+		    "%s: calibration missed: base %.1f us, base + spin %.1f us, extra %.2f %% "
+		    "instead of %.0f %% ± %.2f",
+		    inst->cp->name, base_ns / 1e3, total_ns / 1e3, 100 * extra, 100 * pct,
+		    100 * tol);
 	return 0;
 }
 
@@ -231,8 +240,8 @@ static void cal_release(void *instance)
 	free(inst);
 }
 
-static int cal_prepare(void *ctx, const gemmq_problem *p, const gemmq_operands *io,
-                       void **instance, char *msg, size_t msg_size)
+static int cal_prepare(void *ctx, const gemmq_problem *p, const gemmq_operands *io, void **instance,
+                       char *msg, size_t msg_size)
 {
 	cal_program *cp = ctx;
 	*instance = NULL;
@@ -307,7 +316,8 @@ static int cal_launch(void *instance, const gemmq_operands *io, void *stream, ch
 	case CAL_SLOW:
 		if (cp->host) {
 			/* Busy-wait pct % of this launch's own base time. */
-			const double until = now_ns() + (now_ns() - start) * (double)cp->param / 100;
+			const double until =
+			    now_ns() + (now_ns() - start) * (double)cp->param / 100;
 			while (now_ns() < until)
 				;
 			return 0;
@@ -326,8 +336,8 @@ static int cal_launch(void *instance, const gemmq_operands *io, void *stream, ch
 		r = gq_calibration_plant_wrong(io->out, inst->p.m * inst->p.n, middle,
 		                               inst->p.out_dtype, CAL_WRONG_FRACTION, stream);
 		return r == 0 ? 0
-		              : fail(GQ_ERR_DEVICE, msg, msg_size, "%s: plant launch: CUDA error %d",
-		                     cp->name, r);
+		              : fail(GQ_ERR_DEVICE, msg, msg_size,
+		                     "%s: plant launch: CUDA error %d", cp->name, r);
 	case CAL_UNWRITTEN:
 		return poison(inst, io->out, 0, stream, msg, msg_size);
 	case CAL_NAN:
@@ -377,14 +387,16 @@ gq_status gq_calibration_open(const char *name, gemmq_program **out, gq_error *e
 	if (kind == CAL_NONDET) {
 		gq_program_close(cp->inner);
 		cp->inner = NULL;
-		s = gq_program_open(cp->host ? "host:split" : "gemmq:split:n128:s4", &cp->inner, err);
+		s = gq_program_open(cp->host ? "host:split" : "gemmq:split:n128:s4", &cp->inner,
+		                    err);
 		if (s != GQ_OK) {
 			free(cp);
 			return s;
 		}
 		flags = cp->inner->flags & ~(uint32_t)GEMMQ_PROGRAM_DETERMINISTIC;
 	}
-	if (kind == CAL_NAN) /* its reruns differ on purpose: it must fail accuracy, not be in error */
+	if (kind ==
+	    CAL_NAN) /* its reruns differ on purpose: it must fail accuracy, not be in error */
 		flags &= ~(uint32_t)GEMMQ_PROGRAM_DETERMINISTIC;
 	if (kind == CAL_WRONG || kind == CAL_UNWRITTEN || kind == CAL_NAN)
 		flags |= GEMMQ_PROGRAM_PLANTED;

@@ -35,8 +35,8 @@
  *
  * Wrappers declare the base's flags (deterministic, host), plus PLANTED for wrong, unwritten and
  * nan; nondet and nan never declare themselves deterministic (a declared-deterministic program
- * whose reruns differ is in error, not inaccurate). Opening touches no GPU. The program functions return 0 or a gq_status
- * value.
+ * whose reruns differ is in error, not inaccurate). Opening touches no GPU. The program functions
+ * return 0 or a gq_status value.
  */
 #ifndef GQ_CALIBRATION_H
 #define GQ_CALIBRATION_H

@@ -54,8 +54,7 @@ __global__ static void plant_wrong_kernel(void *out, int64_t count, int64_t idx,
 extern "C" int gq_calibration_plant_wrong(void *out, int64_t count, int64_t idx, int out_dtype,
                                           double fraction, void *stream)
 {
-	plant_wrong_kernel<<<1, PLANT_THREADS, 0, (cudaStream_t)stream>>>(out, count, idx,
-	                                                                  out_dtype == 1,
-	                                                                  (float)fraction);
+	plant_wrong_kernel<<<1, PLANT_THREADS, 0, (cudaStream_t)stream>>>(
+	    out, count, idx, out_dtype == 1, (float)fraction);
 	return (int)cudaGetLastError();
 }
