@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "device.h"
 #include "protocol.h"
 #include "registry.h"
 
@@ -82,5 +83,25 @@ gq_status gq_cli_open_programs(const gq_protocol *proto, const char *const *prog
 		for (int op = 0; op < GQ_OP_COUNT && s == GQ_OK; op++)
 			if (proto->arms[a][op])
 				s = open_once(proto->arms[a][op], err);
+	return s;
+}
+
+gq_status gq_cli_load_protocol(const char *path, const gq_device *dev, const char *const *programs,
+                               int count, gq_protocol *proto, gq_error *err)
+{
+	gq_status s;
+	if (path)
+		s = gq_protocol_load(path, proto, err);
+	else if (dev->is_host)
+		s = gq_protocol_parse(gq_embedded_smoke_host, gq_embedded_smoke_host_size,
+		                      "<embedded smoke-host>", proto, err);
+	else
+		s = gq_protocol_parse(gq_embedded_smoke, gq_embedded_smoke_size, "<embedded smoke>",
+		                      proto, err);
+	if (s != GQ_OK)
+		return s;
+	s = gq_cli_open_programs(proto, programs, count, err);
+	if (s != GQ_OK)
+		gq_protocol_free(proto);
 	return s;
 }

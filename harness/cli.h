@@ -31,6 +31,14 @@ struct gq_protocol;
 gq_status gq_cli_open_programs(const struct gq_protocol *proto, const char *const *programs,
                                int count, gq_error *err);
 
+/* The protocol of a run: the file at path, or without one the embedded smoke protocol (the
+ * host one for the host backend); then every program it will use is opened once
+ * (gq_cli_open_programs). On failure nothing is left to free. */
+struct gq_device;
+gq_status gq_cli_load_protocol(const char *path, const struct gq_device *dev,
+                               const char *const *programs, int count, struct gq_protocol *proto,
+                               gq_error *err);
+
 /* Seconds on CLOCK_MONOTONIC. */
 double gq_cli_now(void);
 

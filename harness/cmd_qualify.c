@@ -382,21 +382,9 @@ int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
 	if (gq_device_open(o.spec, &dev, &err) != GQ_OK)
 		return gq_cli_error("qualify", &err);
 	gq_protocol proto;
-	gq_status s;
-	if (o.protocol)
-		s = gq_protocol_load(o.protocol, &proto, &err);
-	else if (dev.is_host)
-		s = gq_protocol_parse(gq_embedded_smoke_host, gq_embedded_smoke_host_size,
-		                      "<embedded smoke-host>", &proto, &err);
-	else
-		s = gq_protocol_parse(gq_embedded_smoke, gq_embedded_smoke_size, "<embedded smoke>",
-		                      &proto, &err);
+	gq_status s = gq_cli_load_protocol(o.protocol, &dev, NULL, 0, &proto, &err);
 	if (s != GQ_OK)
 		return gq_cli_error("qualify", &err);
-	if (gq_cli_open_programs(&proto, NULL, 0, &err) != GQ_OK) {
-		gq_protocol_free(&proto);
-		return gq_cli_error("qualify", &err);
-	}
 	char output[4096], raw_dir[4200];
 	if (o.output)
 		snprintf(output, sizeof(output), "%s", o.output);

@@ -128,21 +128,9 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 	char ordinal[16];
 	snprintf(ordinal, sizeof(ordinal), "%d", dev.ordinal);
 	gq_protocol proto;
-	gq_status s;
-	if (optind < argc)
-		s = gq_protocol_load(argv[optind], &proto, &err);
-	else if (dev.is_host)
-		s = gq_protocol_parse(gq_embedded_smoke_host, gq_embedded_smoke_host_size,
-		                      "<embedded smoke-host>", &proto, &err);
-	else
-		s = gq_protocol_parse(gq_embedded_smoke, gq_embedded_smoke_size, "<embedded smoke>",
-		                      &proto, &err);
+	gq_status s = gq_cli_load_protocol(optind < argc ? argv[optind] : NULL, &dev, NULL, 0, &proto, &err);
 	if (s != GQ_OK)
 		return gq_cli_error("time", &err);
-	if (gq_cli_open_programs(&proto, NULL, 0, &err) != GQ_OK) {
-		gq_protocol_free(&proto);
-		return gq_cli_error("time", &err);
-	}
 	char default_output[512];
 	if (!output) {
 		char tag[64];
