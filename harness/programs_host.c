@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "../reference/reference.h"
+#include "registry.h"
 
 #define HOST_RB             4  /* rows per tile */
 #define HOST_CB             64 /* columns per tile; B is padded to a multiple of it */
@@ -124,30 +125,17 @@ gq_status gq_programs_host_check(const char *name, gq_error *err)
 	return parse_name(name, &kind, &seed, err);
 }
 
-/* Format a program failure into msg and return status. */
-static int fail(gq_status status, char *msg, size_t msg_size, const char *fmt, ...) GQ_PRINTF(4, 5);
-static int fail(gq_status status, char *msg, size_t msg_size, const char *fmt, ...)
-{
-	if (msg && msg_size) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(msg, msg_size, fmt, ap);
-		va_end(ap);
-	}
-	return (int)status;
-}
-
 static int host_supports(void *ctx, const gemmq_problem *p, char *msg, size_t msg_size)
 {
 	const host_program *hp = ctx;
 	if (p->in_dtype != 0)
-		return fail(GQ_ERR_UNSUPPORTED, msg, msg_size, "%s: only BF16 inputs are supported",
+		return gq_program_fail(GQ_ERR_UNSUPPORTED, msg, msg_size, "%s: only BF16 inputs are supported",
 		            hp->name);
 	if (p->out_dtype != 0 && p->out_dtype != 1)
-		return fail(GQ_ERR_UNSUPPORTED, msg, msg_size, "%s: unknown output dtype %d",
+		return gq_program_fail(GQ_ERR_UNSUPPORTED, msg, msg_size, "%s: unknown output dtype %d",
 		            hp->name, (int)p->out_dtype);
 	if (p->m < 1 || p->n < 1 || p->k < 1)
-		return fail(GQ_ERR_UNSUPPORTED, msg, msg_size,
+		return gq_program_fail(GQ_ERR_UNSUPPORTED, msg, msg_size,
 		            "%s: M, N and K must be positive (M=%" PRId64 " N=%" PRId64
 		            " K=%" PRId64 ")",
 		            hp->name, p->m, p->n, p->k);
@@ -190,7 +178,7 @@ static int host_prepare(void *ctx, const gemmq_problem *p, const gemmq_operands 
 		return s;
 	host_instance *inst = calloc(1, sizeof(*inst));
 	if (!inst)
-		return fail(GQ_ERR_INTERNAL, msg, msg_size, "%s: out of memory", hp->name);
+		return gq_program_fail(GQ_ERR_INTERNAL, msg, msg_size, "%s: out of memory", hp->name);
 	inst->kind = hp->kind;
 	inst->param = hp->param;
 	inst->p = *p;
@@ -201,7 +189,7 @@ static int host_prepare(void *ctx, const gemmq_problem *p, const gemmq_operands 
 	if (!inst->a32 || !inst->b32) {
 		const int64_t npad = inst->npad;
 		host_release(inst);
-		return fail(GQ_ERR_INTERNAL, msg, msg_size,
+		return gq_program_fail(GQ_ERR_INTERNAL, msg, msg_size,
 		            "%s: out of memory for the FP32 copies of A and B (%" PRId64 "x%" PRId64
 		            " and %" PRId64 "x%" PRId64 ")",
 		            hp->name, p->m, p->k, p->k, npad);
@@ -349,10 +337,10 @@ static int host_launch(void *instance, const gemmq_operands *io, void *stream, c
 	host_instance *inst = instance;
 	(void)stream;
 	if (!inst)
-		return fail(GQ_ERR_INTERNAL, msg, msg_size,
+		return gq_program_fail(GQ_ERR_INTERNAL, msg, msg_size,
 		            "host program: launch without an instance");
 	if (!io || !io->a || !io->b || !io->out)
-		return fail(GQ_ERR_INTERNAL, msg, msg_size,
+		return gq_program_fail(GQ_ERR_INTERNAL, msg, msg_size,
 		            "host program: an operand pointer is NULL");
 	if (inst->kind == HOST_CRASH && (uint64_t)inst->p.t == inst->param) {
 		/* The planted crash: a segmentation fault, without a core file. */

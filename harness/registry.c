@@ -9,6 +9,7 @@
 #include "registry.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -252,4 +253,15 @@ void gq_program_problem(const gq_problem *p, uint64_t seed, gemmq_problem *out)
 	out->n = g.n;
 	out->k = g.k;
 	out->seed = seed;
+}
+
+int gq_program_fail(gq_status status, char *msg, size_t msg_size, const char *fmt, ...)
+{
+	if (msg && msg_size) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(msg, msg_size, fmt, ap);
+		va_end(ap);
+	}
+	return (int)status;
 }

@@ -43,6 +43,11 @@ void gq_program_close(gemmq_program *program);
 struct gq_problem;
 void gq_program_problem(const struct gq_problem *p, uint64_t seed, gemmq_problem *out);
 
+/* For program implementations: format a failure into a program function's msg buffer (msg may be
+ * NULL) and return status, so `return gq_program_fail(GQ_ERR_DEVICE, msg, size, "...", ...)`. */
+int gq_program_fail(gq_status status, char *msg, size_t msg_size, const char *fmt, ...)
+    GQ_PRINTF(4, 5);
+
 /* 1 when the program runs on the host backend. */
 int gq_program_is_host(const gemmq_program *program);
 

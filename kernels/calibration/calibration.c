@@ -118,18 +118,6 @@ gq_status gq_calibration_check(const char *name, gq_error *err)
 	return s != GQ_OK ? s : gq_registry_check_name(name + at, err);
 }
 
-static int fail(gq_status status, char *msg, size_t msg_size, const char *fmt, ...) GQ_PRINTF(4, 5);
-static int fail(gq_status status, char *msg, size_t msg_size, const char *fmt, ...)
-{
-	if (msg && msg_size) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(msg, msg_size, fmt, ap);
-		va_end(ap);
-	}
-	return (int)status;
-}
-
 static double now_ns(void)
 {
 	struct timespec ts;
@@ -188,7 +176,7 @@ static int gpu_median_ns(cal_instance *inst, const gemmq_operands *io, int64_t s
 	if (r != 0)
 		return r;
 	if (c != cudaSuccess)
-		return fail(GQ_ERR_DEVICE, msg, msg_size, "%s: timing the base: %s", inst->cp->name,
+		return gq_program_fail(GQ_ERR_DEVICE, msg, msg_size, "%s: timing the base: %s", inst->cp->name,
 		            cudaGetErrorString(c));
 	*out_ns = median(t, CAL_GPU_SAMPLES);
 	return 0;
@@ -215,7 +203,7 @@ static int gpu_calibrate(cal_instance *inst, const gemmq_operands *io, char *msg
 		return r;
 	const double extra = (total_ns - base_ns) / base_ns, tol = fmax(0.005, pct / 10);
 	if (fabs(extra - pct) > tol)
-		return fail(
+		return gq_program_fail(
 		    GQ_ERR_DEVICE, msg, msg_size,
 		    "%s: calibration missed: base %.1f us, base + spin %.1f us, extra %.2f %% "
 		    "instead of %.0f %% ± %.2f",
@@ -247,7 +235,7 @@ static int cal_prepare(void *ctx, const gemmq_problem *p, const gemmq_operands *
 	*instance = NULL;
 	cal_instance *inst = calloc(1, sizeof(*inst));
 	if (!inst)
-		return fail(GQ_ERR_INTERNAL, msg, msg_size, "%s: out of memory", cp->name);
+		return gq_program_fail(GQ_ERR_INTERNAL, msg, msg_size, "%s: out of memory", cp->name);
 	inst->cp = cp;
 	inst->p = *p;
 	int r = cp->inner->prepare(cp->inner->ctx, p, io, &inst->inner, msg, msg_size);
@@ -298,7 +286,7 @@ static int poison(const cal_instance *inst, void *out, int64_t idx, void *stream
 	}
 	cudaError_t c = cudaMemsetAsync(at, 0xFF, size, (cudaStream_t)stream);
 	return c == cudaSuccess ? 0
-	                        : fail(GQ_ERR_DEVICE, msg, msg_size, "%s: cudaMemsetAsync: %s",
+	                        : gq_program_fail(GQ_ERR_DEVICE, msg, msg_size, "%s: cudaMemsetAsync: %s",
 	                               inst->cp->name, cudaGetErrorString(c));
 }
 
@@ -324,7 +312,7 @@ static int cal_launch(void *instance, const gemmq_operands *io, void *stream, ch
 		}
 		r = gq_spin_launch(inst->spin_ns, stream);
 		return r == 0 ? 0
-		              : fail(GQ_ERR_DEVICE, msg, msg_size, "%s: spin launch: CUDA error %d",
+		              : gq_program_fail(GQ_ERR_DEVICE, msg, msg_size, "%s: spin launch: CUDA error %d",
 		                     cp->name, r);
 	case CAL_WRONG:
 		if (inst->p.seed != cp->param)
@@ -336,7 +324,7 @@ static int cal_launch(void *instance, const gemmq_operands *io, void *stream, ch
 		r = gq_calibration_plant_wrong(io->out, inst->p.m * inst->p.n, middle,
 		                               inst->p.out_dtype, CAL_WRONG_FRACTION, stream);
 		return r == 0 ? 0
-		              : fail(GQ_ERR_DEVICE, msg, msg_size,
+		              : gq_program_fail(GQ_ERR_DEVICE, msg, msg_size,
 		                     "%s: plant launch: CUDA error %d", cp->name, r);
 	case CAL_UNWRITTEN:
 		return poison(inst, io->out, 0, stream, msg, msg_size);
