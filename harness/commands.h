@@ -1,5 +1,6 @@
 /* commands.h: the qualification commands: qualify (accuracy, timing and verdicts in one results
- * file), and those that read results files: plan, table, plot, compare and merge.
+ * file), and those that read results files: plan, table, plot, compare and merge; and bench, the
+ * benchmark of programs against cuBLASLt and the HBM floor.
  *
  * Each takes its own argv (argv[0] is the command's name) and returns the exit status: 0 ok,
  * 1 the run found a failure or a regression, 2 bad usage or input, 3 internal or device error.
@@ -18,6 +19,7 @@ int gq_cmd_table(int argc, char **argv);
 int gq_cmd_plot(int argc, char **argv);
 int gq_cmd_compare(int argc, char **argv);
 int gq_cmd_merge(int argc, char **argv, int full_argc, char **full_argv);
+int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv);
 
 #ifdef __cplusplus
 }

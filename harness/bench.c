@@ -1,0 +1,274 @@
+/* bench.c: the HBM floor, per-point summaries and Markdown of `gemmq bench` (see bench.h). */
+#include "bench.h"
+
+#include <math.h>
+#include <string.h>
+
+int64_t gq_bench_bytes(const gq_problem *p)
+{
+	gq_gemm g;
+	gq_problem_gemm(p, &g);
+	int64_t in = gq_dtype_size(p->in_dtype), out = gq_dtype_size(p->out_dtype);
+	return g.m * g.k * in + g.k * g.n * in + g.m * g.n * out;
+}
+
+/* floor_us = bytes [B] / (gbps · 10⁹ [B/s]) · 10⁶ [µs/s] = bytes / (gbps · 10³). */
+double gq_bench_floor_us(const gq_problem *p, double gbps)
+{
+	if (!(gbps > 0))
+		return NAN;
+	return (double)gq_bench_bytes(p) / (gbps * 1e3);
+}
+
+const char *gq_bench_family(const char *program)
+{
+	if (strncmp(program, "cublaslt:", 9) == 0)
+		return "cublaslt";
+	if (strncmp(program, "cublas:", 7) == 0)
+		return "cublas";
+	if (strcmp(program, "gemmq:det") == 0)
+		return "det";
+	if (strcmp(program, "gemmq:streamk") == 0)
+		return "streamk";
+	if (strncmp(program, "gemmq:split:", 12) == 0)
+		return "split";
+	return "other";
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* NAN for null or a missing key. */
+static double get_num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static int is_ok(const json_t *prog)
+{
+	const char *s = json_string_value(json_object_get(prog, "status"));
+	return s && strcmp(s, "ok") == 0 && isfinite(get_num(prog, "median_us"));
+}
+
+/* The program of family fam with the lowest median (only_name: that exact program). NULL when
+ * none is ok. */
+static const json_t *best_of(const json_t *programs, const char *fam, const char *only_name)
+{
+	const json_t *best = NULL;
+	size_t i;
+	const json_t *prog;
+	json_array_foreach(programs, i, prog)
+	{
+		const char *name = json_string_value(json_object_get(prog, "program"));
+		if (!name || !is_ok(prog) || strcmp(gq_bench_family(name), fam) != 0)
+			continue;
+		if (only_name && strcmp(name, only_name) != 0)
+			continue;
+		if (!best || get_num(prog, "median_us") < get_num(best, "median_us"))
+			best = prog;
+	}
+	return best;
+}
+
+static json_t *named(const json_t *prog)
+{
+	if (!prog)
+		return json_null();
+	return json_pack("{s:O, s:o}", "program", json_object_get(prog, "program"), "median_us",
+	                 num(get_num(prog, "median_us")));
+}
+
+static double ratio(double a, double b)
+{
+	return isfinite(a) && isfinite(b) && b > 0 ? a / b : NAN;
+}
+
+json_t *gq_bench_summary(const json_t *point)
+{
+	const json_t *programs = json_object_get(point, "programs");
+	double floor_us = get_num(point, "floor_us");
+	const json_t *lt = best_of(programs, "cublaslt", NULL);
+	const json_t *def = best_of(programs, "cublas", "cublas:default");
+	const json_t *det = best_of(programs, "det", NULL);
+	const json_t *sk = best_of(programs, "streamk", NULL);
+	const json_t *split = best_of(programs, "split", NULL);
+	const json_t *other = best_of(programs, "other", NULL);
+	double v_lt = lt ? get_num(lt, "median_us") : NAN;
+	double v_def = def ? get_num(def, "median_us") : NAN;
+	double v_det = det ? get_num(det, "median_us") : NAN;
+	double v_sk = sk ? get_num(sk, "median_us") : NAN;
+	double v_split = split ? get_num(split, "median_us") : NAN;
+	json_t *s = json_object();
+	json_object_set_new(s, "cublaslt_best", named(lt));
+	json_object_set_new(s, "cublas_default_us", num(v_def));
+	json_object_set_new(s, "det_us", num(v_det));
+	json_object_set_new(s, "streamk_us", num(v_sk));
+	json_object_set_new(s, "split_best", named(split));
+	json_object_set_new(s, "other_best", named(other));
+	json_object_set_new(
+	    s, "over_floor",
+	    json_pack("{s:o, s:o, s:o, s:o, s:o}", "cublaslt_best", num(ratio(v_lt, floor_us)),
+	              "cublas_default", num(ratio(v_def, floor_us)), "det",
+	              num(ratio(v_det, floor_us)), "streamk", num(ratio(v_sk, floor_us)),
+	              "split_best", num(ratio(v_split, floor_us))));
+	json_object_set_new(s, "over_cublaslt_best",
+	                    json_pack("{s:o, s:o, s:o, s:o}", "cublas_default",
+	                              num(ratio(v_def, v_lt)), "det", num(ratio(v_det, v_lt)),
+	                              "streamk", num(ratio(v_sk, v_lt)), "split_best",
+	                              num(ratio(v_split, v_lt))));
+	return s;
+}
+
+/* ---- Markdown -------------------------------------------------------------------------------- */
+
+static void put_us(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, " %.2f |", v);
+	else
+		fputs(" — |", out);
+}
+
+static void put_ratio(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, " %.3f |", v);
+	else
+		fputs(" — |", out);
+}
+
+/* "wgrad 4096x32 | 1025 | bf16→fp32 |" (d_in x d_out, as gq_problem_describe writes shapes). */
+static void put_point(FILE *out, const json_t *pt)
+{
+	const char *op = json_string_value(json_object_get(pt, "op"));
+	const char *in = json_string_value(json_object_get(pt, "in"));
+	const char *o = json_string_value(json_object_get(pt, "out"));
+	fprintf(out, "| %s %lldx%lld | %lld | %s→%s |", op ? op : "?",
+	        (long long)json_integer_value(json_object_get(pt, "d_in")),
+	        (long long)json_integer_value(json_object_get(pt, "d_out")),
+	        (long long)json_integer_value(json_object_get(pt, "t")), in ? in : "?",
+	        o ? o : "?");
+}
+
+/* "13.0" from 13000; "?" when unknown. */
+static void version_text(const json_t *dev, const char *key, char *buf, size_t size)
+{
+	json_int_t v = json_integer_value(json_object_get(dev, key));
+	if (v > 0)
+		snprintf(buf, size, "%d.%d", (int)(v / 1000), (int)((v % 1000) / 10));
+	else
+		snprintf(buf, size, "?");
+}
+
+static const char *str_or(const json_t *o, const char *key, const char *dflt)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : dflt;
+}
+
+static void put_caption(FILE *out, const json_t *doc)
+{
+	const json_t *meta = json_object_get(doc, "meta");
+	const json_t *dev = json_object_get(doc, "device");
+	const json_t *proto = json_object_get(meta, "protocol");
+	char driver[32];
+	version_text(dev, "driver_version", driver, sizeof(driver));
+	double flush_mib = get_num(meta, "flush_bytes") / 1048576.0;
+	fprintf(
+	    out,
+	    "# gemmq bench: protocol `%s`\n\n"
+	    "%s (%s), driver CUDA %s, cuBLASLt %lld; gemmq %s (git %s); protocol sha256 "
+	    "%.12s. Each program is captured once into a CUDA graph and replayed: %lld warm-up "
+	    "replays, then %lld timed ones, each after an L2 flush of %.1f MiB (memset, outside "
+	    "the timed launches). Latency is the CUPTI span of a replay (first kernel start to "
+	    "last kernel end), median and min..max over the timed replays, in µs. Floor = (bytes "
+	    "of A + B + the output) / %.0f GB/s.%s\n\n",
+	    str_or(proto, "name", "?"), str_or(dev, "name", "?"), str_or(dev, "arch", "?"), driver,
+	    (long long)json_integer_value(json_object_get(dev, "cublaslt_version")),
+	    str_or(meta, "gemmq_version", "?"), str_or(meta, "git_sha", "?"),
+	    str_or(proto, "sha256", "?"),
+	    (long long)json_integer_value(json_object_get(meta, "warmup")),
+	    (long long)json_integer_value(json_object_get(meta, "iterations")),
+	    isfinite(flush_mib) ? flush_mib : 0.0, get_num(meta, "bandwidth_gbps"),
+	    json_is_false(json_object_get(meta, "complete")) ? " **Incomplete run.**" : "");
+}
+
+int gq_bench_markdown(const json_t *doc, FILE *out)
+{
+	const json_t *points = json_object_get(doc, "points");
+	if (!json_is_array(points))
+		return -1;
+	put_caption(out, doc);
+	fputs("| shape | T | dtypes | floor µs | cuBLASLt best (algo) µs | cublas:default µs | det "
+	      "µs "
+	      "| streamk µs | best split (name) µs | best split / cuBLASLt best |\n"
+	      "|---|---:|---|---:|---|---:|---:|---:|---|---:|\n",
+	      out);
+	size_t i;
+	const json_t *pt;
+	json_array_foreach(points, i, pt)
+	{
+		json_t *s = gq_bench_summary(pt);
+		put_point(out, pt);
+		put_us(out, get_num(pt, "floor_us"));
+		const json_t *lt = json_object_get(s, "cublaslt_best");
+		if (json_is_object(lt))
+			fprintf(out, " %.2f (%s) |", get_num(lt, "median_us"),
+			        str_or(lt, "program", "?"));
+		else
+			fputs(" — |", out);
+		put_us(out, get_num(s, "cublas_default_us"));
+		put_us(out, get_num(s, "det_us"));
+		put_us(out, get_num(s, "streamk_us"));
+		const json_t *sp = json_object_get(s, "split_best");
+		if (json_is_object(sp))
+			fprintf(out, " %.2f (%s) |", get_num(sp, "median_us"),
+			        str_or(sp, "program", "?"));
+		else
+			fputs(" — |", out);
+		put_ratio(out, get_num(json_object_get(s, "over_cublaslt_best"), "split_best"));
+		fputc('\n', out);
+		json_decref(s);
+	}
+	fputs(
+	    "\n## Every program\n\n"
+	    "| shape | T | dtypes | program | median µs | min..max µs | / floor | / cuBLASLt best "
+	    "| note |\n"
+	    "|---|---:|---|---|---:|---|---:|---:|---|\n",
+	    out);
+	json_array_foreach(points, i, pt)
+	{
+		json_t *s = gq_bench_summary(pt);
+		double floor_us = get_num(pt, "floor_us");
+		double lt = get_num(json_object_get(s, "cublaslt_best"), "median_us");
+		size_t j;
+		const json_t *prog;
+		json_array_foreach(json_object_get(pt, "programs"), j, prog)
+		{
+			put_point(out, pt);
+			fprintf(out, " %s |", str_or(prog, "program", "?"));
+			if (is_ok(prog)) {
+				double med = get_num(prog, "median_us");
+				fprintf(out, " %.2f | %.2f..%.2f |", med, get_num(prog, "min_us"),
+				        get_num(prog, "max_us"));
+				put_ratio(out, ratio(med, floor_us));
+				put_ratio(out, ratio(med, lt));
+				fputs("  |\n", out);
+			} else {
+				/* Pipes in a reason would break the table. */
+				char reason[256];
+				snprintf(reason, sizeof(reason), "%s", str_or(prog, "reason", ""));
+				for (char *c = reason; *c; c++)
+					if (*c == '|' || *c == '\n')
+						*c = '/';
+				fprintf(out, " — | — | — | — | %s: %s |\n",
+				        str_or(prog, "status", "?"), reason);
+			}
+		}
+		json_decref(s);
+	}
+	return 0;
+}

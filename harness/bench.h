@@ -1,0 +1,70 @@
+/* bench.h: the pure parts of `gemmq bench` (cmd_bench.c): the HBM floor of a point, the summary
+ * of a point's timings, and the Markdown tables rendered from a bench results document.
+ *
+ * A bench document (format_version 1, kind "gemmq-bench"):
+ *   { "format_version": 1, "kind": "gemmq-bench",
+ *     "meta": { gemmq_version, git_sha, command, argv, protocol { name, source, sha256 },
+ *               started, finished, complete, iterations, warmup, flush_bytes, bandwidth_gbps,
+ *               mode: "graph", cupti },
+ *     "device": { as in results files (results.h) },
+ *     "points": [ { id, op, d_in, d_out, t, in, out, m, n, k, bytes, floor_us,
+ *                   programs: [ { program, family, status: "ok" | "unsupported" | "error",
+ *                                 reason, median_us, min_us, max_us, samples } ],
+ *                   summary: { gq_bench_summary } } ] }
+ * Nothing here touches a GPU: the tests build documents by hand.
+ */
+#ifndef GQ_BENCH_H
+#define GQ_BENCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "../reference/problem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GQ_BENCH_FORMAT_VERSION 1
+
+/* The default bandwidth of the floor in GB/s (10⁹ B/s): the H200's measured device-to-device
+ * copy bandwidth (read + write), not its 4.8 TB/s datasheet peak. */
+#define GQ_BENCH_DEFAULT_GBPS 4300.0
+
+/* Bytes a point must move at least, in B: A (M·K elements of the input dtype) + B (K·N
+ * elements of the input dtype) + the output (M·N elements of the output dtype), each read or
+ * written once. */
+int64_t gq_bench_bytes(const gq_problem *p);
+
+/* The HBM floor in µs: floor_us = bytes [B] / (gbps [GB/s] · 10⁹ [B/s per GB/s]) · 10⁶ [µs/s]
+ * = bytes / (gbps · 10³). NAN when gbps ≤ 0. */
+double gq_bench_floor_us(const gq_problem *p, double gbps);
+
+/* The family of a program name: "cublaslt" (cublaslt:*), "cublas" (cublas:*), "det"
+ * (gemmq:det), "streamk" (gemmq:streamk), "split" (gemmq:split:*), else "other". */
+const char *gq_bench_family(const char *program);
+
+/* The summary of one point object (its "programs" and "floor_us"), a new reference:
+ *   { cublaslt_best: {program, median_us} | null, cublas_default_us, det_us, streamk_us,
+ *     split_best: {program, median_us} | null, other_best: {program, median_us} | null,
+ *     over_floor: { cublaslt_best, cublas_default, det, streamk, split_best },
+ *     over_cublaslt_best: { cublas_default, det, streamk, split_best } }
+ * Best = the lowest median among the family's programs with status "ok"; a missing figure is
+ * null. Ratios are latency / floor (≥ 1 for a real program) and latency / cuBLASLt's best
+ * (< 1: faster than cuBLASLt). */
+json_t *gq_bench_summary(const json_t *point);
+
+/* Write the Markdown of a bench document to out: a caption made from the metadata (device,
+ * driver, cuBLASLt version, iterations, flush size, bandwidth), a table with one row per point
+ * (shape, T, dtypes, floor, cuBLASLt's best with its algorithm, cublas:default, det, streamk,
+ * the best split with its name, best split / cuBLASLt best), then a table with every program of
+ * every point. Summaries are recomputed from the programs. Returns 0, or -1 when doc is not a
+ * bench document (no "points" array). */
+int gq_bench_markdown(const json_t *doc, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# e2e_bench.sh GEMMQ SOURCE_DIR: what `gemmq bench` does without a GPU: help, the host refusal,
+# bad options, and the hidden --render path (Markdown from a hand-made bench JSON).
+set -u
+gemmq=$1 src=$2
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+expect() { # expect STATUS PATTERN -- command...
+  local want=$1 pattern=$2; shift 3
+  local out; out=$("$@" 2>&1); local got=$?
+  if [ "$got" -ne "$want" ]; then echo "FAIL: '$*' exited $got, expected $want"; echo "$out"; fail=1; return; fi
+  if ! grep -qE -- "$pattern" <<<"$out"; then echo "FAIL: '$*' output lacks /$pattern/"; echo "$out"; fail=1; return; fi
+  echo "ok: $* -> $got"
+}
+expect 0 'bench \[PROTOCOL\] .*cuBLASLt top 8' -- "$gemmq" --help
+expect 0 'usage: gemmq bench' -- "$gemmq" bench --help
+expect 0 'default: 4300' -- "$gemmq" bench --help
+expect 2 'needs a GPU.*--device host' -- "$gemmq" bench "$src/protocols/k1_wgrad.json" --device host
+expect 2 'unknown option' -- "$gemmq" bench --bogus
+expect 2 "--iterations wants an integer >= 1, not '0'" -- "$gemmq" bench --iterations 0
+expect 2 "--iterations wants an integer >= 1, not '5x'" -- "$gemmq" bench --iterations 5x
+expect 2 "--warmup wants an integer >= 0, not '-1'" -- "$gemmq" bench --warmup -1
+expect 2 "--bandwidth wants GB/s > 0, not '-3'" -- "$gemmq" bench --bandwidth -3
+expect 2 "--bandwidth wants GB/s > 0, not 'fast'" -- "$gemmq" bench --bandwidth fast
+expect 2 "unknown program 'nope:x'" -- "$gemmq" bench -p nope:x
+expect 2 'give one protocol' -- "$gemmq" bench a.json b.json
+# Without a GPU, a plain run is refused as bad input, not as a device error.
+if "$gemmq" info 2>&1 | grep -q 'no CUDA GPU'; then
+  expect 2 'bench needs a GPU' -- "$gemmq" bench "$src/protocols/k1_wgrad.json"
+fi
+
+cat >"$tmp/bench.json" <<'JSON'
+{"format_version": 1, "kind": "gemmq-bench",
+ "meta": {"gemmq_version": "0.1.0", "git_sha": "feedbee", "protocol": {"name": "tiny", "sha256": "aaaabbbbccccdddd"},
+          "iterations": 20, "warmup": 3, "flush_bytes": 125829120, "bandwidth_gbps": 4300, "complete": true},
+ "device": {"name": "NVIDIA H200", "arch": "sm_90", "driver_version": 12080, "cublaslt_version": 120805},
+ "points": [{"id": 0, "op": "wgrad", "d_in": 5120, "d_out": 64, "t": 4031, "in": "bf16", "out": "bf16", "floor_us": 10.5,
+   "programs": [
+     {"program": "gemmq:det", "status": "ok", "reason": "", "median_us": 30.0, "min_us": 29.0, "max_us": 33.0},
+     {"program": "gemmq:split:n64:s4", "status": "ok", "reason": "", "median_us": 21.0, "min_us": 20.0, "max_us": 22.5},
+     {"program": "cublas:default", "status": "ok", "reason": "", "median_us": 25.0, "min_us": 24.0, "max_us": 26.0},
+     {"program": "cublaslt:algo:1", "status": "ok", "reason": "", "median_us": 24.0, "min_us": 23.0, "max_us": 25.0},
+     {"program": "cublaslt:algo:7", "status": "unsupported", "reason": "cuBLASLt offered 6 algorithms"}]}]}
+JSON
+expect 0 '\| wgrad 5120x64 \| 4031 \| bf16→bf16 \| 10.50 \| 24.00 \(cublaslt:algo:1\) \| 25.00 \| 30.00 \| — \| 21.00 \(gemmq:split:n64:s4\) \| 0.875 \|' -- "$gemmq" bench --render "$tmp/bench.json"
+expect 0 'NVIDIA H200 \(sm_90\), driver CUDA 12.8, cuBLASLt 120805' -- "$gemmq" bench --render "$tmp/bench.json"
+expect 0 'L2 flush of 120.0 MiB' -- "$gemmq" bench --render "$tmp/bench.json"
+expect 0 'unsupported: cuBLASLt offered 6 algorithms' -- "$gemmq" bench --render "$tmp/bench.json"
+expect 0 '^$' -- "$gemmq" bench --render "$tmp/bench.json" --md "$tmp/out.md"
+if ! grep -q '0.875' "$tmp/out.md"; then echo "FAIL: --md did not write the table"; fail=1; else echo "ok: --md wrote $tmp/out.md"; fi
+ls "$tmp"/out.md.tmp-* >/dev/null 2>&1 && { echo "FAIL: a temporary Markdown file was left"; fail=1; }
+expect 2 'cannot|No such file' -- "$gemmq" bench --render "$tmp/missing.json"
+echo '{"format_version": 1}' >"$tmp/notbench.json"
+expect 2 'not a bench results file' -- "$gemmq" bench --render "$tmp/notbench.json"
+exit $fail

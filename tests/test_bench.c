@@ -1,0 +1,184 @@
+/* test_bench.c: the pure parts of `gemmq bench` (harness/bench.c): bytes and HBM floor worked by
+ * hand, program families, the per-point summary and the Markdown rendered from a hand-made bench
+ * document. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "check.h"
+
+/* wgrad d_in 4096, d_out 32, T 1025, bf16 -> fp32: M = 32, N = 4096, K = 1025.
+ * A = g [1025, 32] bf16: 65 600 B; B = x [1025, 4096] bf16: 8 396 800 B; out [32, 4096] fp32:
+ * 524 288 B; total 8 986 688 B. At 1000 GB/s = 10¹² B/s: 8.986688 µs; at 4300 GB/s: 2.0899… µs. */
+static const gq_problem wgrad = {.op = GQ_OP_WGRAD,
+                                 .d_in = 4096,
+                                 .d_out = 32,
+                                 .t = 1025,
+                                 .in_dtype = GQ_DTYPE_BF16,
+                                 .out_dtype = GQ_DTYPE_FP32};
+
+static void test_floor(void)
+{
+	CHECK(gq_bench_bytes(&wgrad) == 8986688);
+	CHECK(fabs(gq_bench_floor_us(&wgrad, 1000.0) - 8.986688) < 1e-12);
+	CHECK(fabs(gq_bench_floor_us(&wgrad, GQ_BENCH_DEFAULT_GBPS) - 8986688.0 / 4.3e6) < 1e-12);
+	gq_problem bf = wgrad;
+	bf.out_dtype = GQ_DTYPE_BF16; /* the output halves: 262 144 B less */
+	CHECK(gq_bench_bytes(&bf) == 8986688 - 262144);
+	CHECK(isnan(gq_bench_floor_us(&wgrad, 0)));
+	CHECK(isnan(gq_bench_floor_us(&wgrad, -1)));
+}
+
+static void test_family(void)
+{
+	CHECK(strcmp(gq_bench_family("cublaslt:algo:3"), "cublaslt") == 0);
+	CHECK(strcmp(gq_bench_family("cublas:default"), "cublas") == 0);
+	CHECK(strcmp(gq_bench_family("gemmq:det"), "det") == 0);
+	CHECK(strcmp(gq_bench_family("gemmq:streamk"), "streamk") == 0);
+	CHECK(strcmp(gq_bench_family("gemmq:split:n64:s2"), "split") == 0);
+	CHECK(strcmp(gq_bench_family("plugin:x.so:y"), "other") == 0);
+}
+
+static json_t *prog(const char *name, const char *status, double median, const char *reason)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "program", name, "family",
+	                      gq_bench_family(name), "status", status, "reason", reason);
+	if (strcmp(status, "ok") == 0) {
+		json_object_set_new(o, "median_us", json_real(median));
+		json_object_set_new(o, "min_us", json_real(median - 0.5));
+		json_object_set_new(o, "max_us", json_real(median + 1.25));
+		json_object_set_new(o, "samples", json_integer(20));
+	}
+	return o;
+}
+
+/* A point with floor 2 µs: cuBLASLt's best is algo 3 (15 µs; algo 0 is slower, algo 5 does not
+ * run it), the best split n128:s2 (10 µs), det 12 µs, streamk failed. */
+static json_t *point(void)
+{
+	json_t *pt =
+	    json_pack("{s:i, s:s, s:i, s:i, s:i, s:s, s:s, s:f}", "id", 0, "op", "wgrad", "d_in",
+	              4096, "d_out", 32, "t", 1025, "in", "bf16", "out", "fp32", "floor_us", 2.0);
+	json_t *a = json_array();
+	json_array_append_new(a, prog("gemmq:det", "ok", 12.0, ""));
+	json_array_append_new(a, prog("gemmq:streamk", "error", 0, "launch failed | badly"));
+	json_array_append_new(a, prog("gemmq:split:n64:s1", "ok", 14.0, ""));
+	json_array_append_new(a, prog("gemmq:split:n128:s2", "ok", 10.0, ""));
+	json_array_append_new(a, prog("cublas:default", "ok", 18.0, ""));
+	json_array_append_new(a, prog("cublaslt:algo:0", "ok", 20.0, ""));
+	json_array_append_new(a, prog("cublaslt:algo:3", "ok", 15.0, ""));
+	json_array_append_new(a, prog("cublaslt:algo:5", "unsupported", 0, "only 4 algorithms"));
+	json_object_set_new(pt, "programs", a);
+	return pt;
+}
+
+static double at(const json_t *o, const char *a, const char *b)
+{
+	const json_t *v = json_object_get(o, a);
+	if (b)
+		v = json_object_get(v, b);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void test_summary(void)
+{
+	json_t *pt = point();
+	json_t *s = gq_bench_summary(pt);
+	CHECK(strcmp(json_string_value(
+	                 json_object_get(json_object_get(s, "cublaslt_best"), "program")),
+	             "cublaslt:algo:3") == 0);
+	CHECK(at(s, "cublaslt_best", "median_us") == 15.0);
+	CHECK(
+	    strcmp(json_string_value(json_object_get(json_object_get(s, "split_best"), "program")),
+	           "gemmq:split:n128:s2") == 0);
+	CHECK(at(s, "cublas_default_us", NULL) == 18.0);
+	CHECK(at(s, "det_us", NULL) == 12.0);
+	CHECK(json_is_null(json_object_get(s, "streamk_us"))); /* its only program failed */
+	CHECK(json_is_null(json_object_get(s, "other_best")));
+	CHECK(at(s, "over_floor", "det") == 6.0);
+	CHECK(at(s, "over_floor", "cublaslt_best") == 7.5);
+	CHECK(fabs(at(s, "over_cublaslt_best", "split_best") - 10.0 / 15.0) < 1e-15);
+	CHECK(fabs(at(s, "over_cublaslt_best", "cublas_default") - 1.2) < 1e-15);
+	CHECK(json_is_null(json_object_get(json_object_get(s, "over_cublaslt_best"), "streamk")));
+	json_decref(s);
+	json_decref(pt);
+}
+
+static char *render(const json_t *doc, int *rc)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	*rc = gq_bench_markdown(doc, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_markdown(void)
+{
+	json_t *doc = json_pack(
+	    "{s:i, s:s, s:{s:s, s:s, s:{s:s, s:s}, s:i, s:i, s:i, s:f, s:b}, s:{s:s, s:s, s:i, "
+	    "s:i}}",
+	    "format_version", 1, "kind", "gemmq-bench", "meta", "gemmq_version", "0.1.0", "git_sha",
+	    "abc1234", "protocol", "name", "k1_wgrad", "sha256", "0123456789abcdef", "iterations",
+	    20, "warmup", 3, "flush_bytes", 104857600, "bandwidth_gbps", 4300.0, "complete", 1,
+	    "device", "name", "NVIDIA H200", "arch", "sm_90", "driver_version", 13000,
+	    "cublaslt_version", 130100);
+	json_t *points = json_array();
+	json_array_append_new(points, point());
+	json_object_set_new(doc, "points", points);
+	int rc = 1;
+	char *md = render(doc, &rc);
+	CHECK(rc == 0);
+	static const char *const want[] = {
+	    "protocol `k1_wgrad`",
+	    "NVIDIA H200 (sm_90), driver CUDA 13.0, cuBLASLt 130100",
+	    "gemmq 0.1.0 (git abc1234)",
+	    "sha256 0123456789ab.",
+	    "3 warm-up replays, then 20 timed ones",
+	    "L2 flush of 100.0 MiB",
+	    "/ 4300 GB/s.",
+	    "| shape | T | dtypes | floor µs | cuBLASLt best (algo) µs | cublas:default µs | det "
+	    "µs "
+	    "| streamk µs | best split (name) µs | best split / cuBLASLt best |",
+	    "| wgrad 4096x32 | 1025 | bf16→fp32 | 2.00 | 15.00 (cublaslt:algo:3) | 18.00 | 12.00 | "
+	    "— "
+	    "| 10.00 (gemmq:split:n128:s2) | 0.667 |\n",
+	    "| wgrad 4096x32 | 1025 | bf16→fp32 | cublaslt:algo:3 | 15.00 | 14.50..16.25 | 7.500 | "
+	    "1.000 |",
+	    "| wgrad 4096x32 | 1025 | bf16→fp32 | gemmq:det | 12.00 | 11.50..13.25 | 6.000 | 0.800 "
+	    "|",
+	    "| gemmq:streamk | — | — | — | — | error: launch failed / badly |",
+	    "| cublaslt:algo:5 | — | — | — | — | unsupported: only 4 algorithms |",
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		CHECK_MSG(strstr(md, want[i]) != NULL, "missing '%s' in:\n%s", want[i], md);
+	CHECK(strstr(md, "Incomplete") == NULL);
+	/* Every row of the second table: 8 programs of one point. */
+	int rows = 0;
+	for (const char *p = strstr(md, "## Every program"); p && (p = strstr(p, "\n| wgrad")); p++)
+		rows++;
+	CHECK(rows == 8);
+	free(md);
+	json_object_set_new(json_object_get(doc, "meta"), "complete", json_false());
+	md = render(doc, &rc);
+	CHECK(strstr(md, "**Incomplete run.**") != NULL);
+	free(md);
+	json_t *bad = json_pack("{s:i}", "format_version", 1);
+	md = render(bad, &rc);
+	CHECK(rc == -1);
+	free(md);
+	json_decref(bad);
+	json_decref(doc);
+}
+
+int main(void)
+{
+	test_floor();
+	test_family();
+	test_summary();
+	test_markdown();
+	return gq_check_exit("test_bench");
+}
