@@ -34,7 +34,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../check.h"
+#include "gpu_check.h"
 #include "flush.h"
 #include "inputs.h"
 #include "kernels.h"
@@ -51,15 +51,6 @@
 #define TIMED_REPLAYS   15
 #define HBM_BYTES_PER_S 4.3e12
 #define LT_ALGOS        8
-
-/* Check a CUDA call inside a function returning int; on failure report it and return -1. */
-#define CUDA_OK(call)                                                                              \
-	do {                                                                                       \
-		cudaError_t cuda_ok_ = (call);                                                     \
-		CHECK_MSG(cuda_ok_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(cuda_ok_)); \
-		if (cuda_ok_ != cudaSuccess)                                                       \
-			return -1;                                                                 \
-	} while (0)
 
 static const char *const programs[] = {
     "gemmq:det",           "gemmq:split:n64:s1",  "gemmq:split:n64:s2",  "gemmq:split:n64:s3",

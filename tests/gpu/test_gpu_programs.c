@@ -25,7 +25,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../check.h"
+#include "gpu_check.h"
 #include "inputs.h"
 #include "metrics.h"
 #include "problem.h"
@@ -41,15 +41,6 @@
 /* Budget misses, listed at the end. */
 static char misses[MAX_MISSES][768];
 static int miss_count;
-
-/* Check a CUDA call inside a function returning int; on failure report it and return -1. */
-#define CUDA_OK(call)                                                                              \
-	do {                                                                                       \
-		cudaError_t cuda_ok_ = (call);                                                     \
-		CHECK_MSG(cuda_ok_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(cuda_ok_)); \
-		if (cuda_ok_ != cudaSuccess)                                                       \
-			return -1;                                                                 \
-	} while (0)
 
 static const char *const programs[] = {
     "cublas:default",  "cublaslt:heuristic", "cublaslt:algo:0", "cublaslt:algo:1",
