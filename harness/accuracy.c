@@ -79,7 +79,9 @@ gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs
 			continue;
 		}
 		for (int arm = 0; arm < GQ_ARM_COUNT && s == GQ_OK; arm++) {
-			const char *name = proto->arms[arm][pr->problem.op];
+			/* the point's own programs: its group may name its candidate */
+			const char *name =
+			    gq_protocol_program(proto, i, (gq_arm)arm, pr->problem.op);
 			if (name)
 				s = add_program(pr, name, (gq_arm)arm, proto->seeds, err);
 		}

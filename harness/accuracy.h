@@ -91,8 +91,8 @@ typedef struct gq_accuracy_run {
 typedef gq_status (*gq_accuracy_point_fn)(void *user, const gq_accuracy_run *run, int point_index,
                                           gq_error *err);
 
-/* Allocate the records of every point of proto (status pending). The programs are the arms' for
- * each point's op, or, when program_count > 0, programs[0] as the incumbent and the others as
+/* Allocate the records of every point of proto (status pending). The programs are the point's
+ * arms' for its op (gq_protocol_program: a group's own candidate where it names one), or, when program_count > 0, programs[0] as the incumbent and the others as
  * candidates at every point (`gemmq accuracy --program`). */
 gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs, int program_count,
                            gq_accuracy_run *run, gq_error *err);

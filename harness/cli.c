@@ -83,6 +83,10 @@ gq_status gq_cli_open_programs(const gq_protocol *proto, const char *const *prog
 		for (int op = 0; op < GQ_OP_COUNT && s == GQ_OK; op++)
 			if (proto->arms[a][op])
 				s = open_once(proto->arms[a][op], err);
+	for (int g = 0; count == 0 && g < proto->group_count && s == GQ_OK; g++)
+		for (int op = 0; op < GQ_OP_COUNT && s == GQ_OK; op++)
+			if (proto->groups[g].candidate[op])
+				s = open_once(proto->groups[g].candidate[op], err);
 	return s;
 }
 

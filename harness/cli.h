@@ -26,7 +26,8 @@ int gq_cli_make_dir(const char *dir);
 
 /* Open every program a run will use once, so that a plugin that cannot be loaded (missing file,
  * wrong ABI version, unknown name inside) is refused as bad input before anything runs: the
- * given programs when count > 0, else every program of the protocol's arms. */
+ * given programs when count > 0, else every program of the protocol's arms and of its points[]
+ * entries' own candidates. */
 struct gq_protocol;
 gq_status gq_cli_open_programs(const struct gq_protocol *proto, const char *const *programs,
                                int count, gq_error *err);

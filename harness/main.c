@@ -217,6 +217,9 @@ static int cmd_check_protocol(int argc, char **argv)
 		for (int a = 0; a < GQ_ARM_COUNT; a++)
 			for (int op = 0; op < GQ_OP_COUNT; op++)
 				programs += proto.arms[a][op] != NULL;
+		for (int g = 0; g < proto.group_count; g++)
+			for (int op = 0; op < GQ_OP_COUNT; op++)
+				programs += proto.groups[g].candidate[op] != NULL;
 		printf("%s: ok: protocol '%s', %d points, %d arm programs, %d seeds x %d reruns, sha256 "
 		       "%.12s\n",
 		       argv[i], proto.name, proto.point_count, programs, proto.seeds, proto.reruns,

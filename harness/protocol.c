@@ -64,16 +64,20 @@ static gq_status read_inputs(parser *ps, const json_t *v, gq_protocol *proto)
 	return s;
 }
 
-/* Read one arm: {op name: program name}; every name is checked by the registry. */
-static gq_status read_arm(parser *ps, const json_t *v, gq_arm arm, gq_protocol *proto)
+/* Read one arm, or a points[] entry's candidate: {op name: program name} into slots[op]; every
+ * name is checked by the registry. what names the object in messages ("an arm"). */
+gq_status gq_proto_read_programs(parser *ps, const json_t *v, const char *what,
+                                 char *slots[GQ_OP_COUNT])
 {
 	static const char *const ops[] = {"fwd",          "dgrad",        "wgrad", "router_fwd",
 	                                  "router_dgrad", "router_wgrad", NULL};
-	gq_status s = gq_proto_want_type(ps, v, JSON_OBJECT,
-	                                 "an arm must be an object {op: program}, e.g. {\"wgrad\": "
-	                                 "\"cublas:default\"}");
+	char type[192], keys[128];
+	snprintf(type, sizeof(type),
+	         "%s must be an object {op: program}, e.g. {\"wgrad\": \"cublas:default\"}", what);
+	snprintf(keys, sizeof(keys), "%s (its keys are op names)", what);
+	gq_status s = gq_proto_want_type(ps, v, JSON_OBJECT, type);
 	if (s == GQ_OK)
-		s = gq_proto_check_keys(ps, v, ops, "an arm (its keys are op names)");
+		s = gq_proto_check_keys(ps, v, ops, keys);
 	const char *key;
 	const json_t *prog;
 	json_object_foreach((json_t *)v, key, prog)
@@ -95,7 +99,7 @@ static gq_status read_arm(parser *ps, const json_t *v, gq_arm arm, gq_protocol *
 				                      reg.message);
 		}
 		if (s == GQ_OK) {
-			char **slot = &proto->arms[arm][gq_op_parse(key)];
+			char **slot = &slots[gq_op_parse(key)];
 			*slot = strdup(json_string_value(prog));
 			if (!*slot)
 				s = gq_error_set(ps->err, GQ_ERR_INTERNAL, GQ_HERE,
@@ -140,30 +144,46 @@ static gq_status read_arms(parser *ps, const json_t *v, gq_protocol *proto)
 		if (!x)
 			continue;
 		size_t old = gq_proto_path_key(ps, keys[arm]);
-		s = read_arm(ps, x, (gq_arm)arm, proto);
+		s = gq_proto_read_programs(ps, x, "an arm", proto->arms[arm]);
 		gq_proto_path_pop(ps, old);
 	}
 	return s;
 }
 
-/* Fail unless every op the points use has a program in the incumbent and, when the protocol has
- * one, in the candidate. */
-static gq_status check_arm_coverage(parser *ps, const json_t *arms, const gq_protocol *proto)
+/* Fail unless every op the points use has a program in the incumbent and, where a point has a
+ * candidate (arms.candidate exists, or its group names one), in the point's candidate. A point
+ * whose group names a candidate takes arms.candidate's program only for the ops the group does
+ * not name, so the error is put where the missing name belongs: the group's candidate when
+ * arms.candidate is absent, else arms.candidate. */
+static gq_status check_arm_coverage(parser *ps, const json_t *root, const gq_protocol *proto)
 {
 	static const char *const keys[] = {"incumbent", "candidate"};
+	const json_t *arms = json_object_get(root, "arms");
+	const json_t *entries = json_object_get(root, "points");
 	for (int arm = 0; arm < GQ_ARM_COUNT; arm++) {
-		if (!json_object_get(arms, keys[arm]))
-			continue;
 		for (int i = 0; i < proto->point_count; i++) {
 			const gq_point *p = &proto->points[i];
-			if (proto->arms[arm][p->problem.op])
+			const json_t *own =
+			    json_object_get(json_array_get(entries, (size_t)p->group), "candidate");
+			int file_arm = json_object_get(arms, keys[arm]) != NULL;
+			if (!file_arm && !(arm == GQ_ARM_CANDIDATE && own))
 				continue;
-			size_t old = gq_proto_path_key(ps, "arms");
-			gq_proto_path_key(ps, keys[arm]);
+			if (gq_protocol_program(proto, i, (gq_arm)arm, p->problem.op))
+				continue;
+			size_t old;
+			if (file_arm) {
+				old = gq_proto_path_key(ps, "arms");
+				gq_proto_path_key(ps, keys[arm]);
+			} else {
+				old = gq_proto_path_key(ps, "points");
+				gq_proto_path_index(ps, p->group);
+				gq_proto_path_key(ps, "candidate");
+			}
 			gq_status s = FAIL(ps,
 			                   "the %s has no program for op %s, which points[%d] "
 			                   "uses; add \"%s\": \"<program>\"%s",
-			                   keys[arm], gq_op_name(p->problem.op), p->group,
+			                   file_arm ? keys[arm] : "group's candidate",
+			                   gq_op_name(p->problem.op), p->group,
 			                   gq_op_name(p->problem.op),
 			                   arm ? " (the incumbent's, if unchanged)" : "");
 			gq_proto_path_pop(ps, old);
@@ -494,7 +514,7 @@ static gq_status read_root(parser *ps, const json_t *root, gq_protocol *proto)
 		gq_proto_path_pop(ps, depth);
 	}
 	if (s == GQ_OK)
-		s = check_arm_coverage(ps, json_object_get(root, "arms"), proto);
+		s = check_arm_coverage(ps, root, proto);
 	return s;
 }
 
@@ -589,7 +609,40 @@ void gq_protocol_free(gq_protocol *proto)
 	for (int a = 0; a < GQ_ARM_COUNT; a++)
 		for (int op = 0; op < GQ_OP_COUNT; op++)
 			free(proto->arms[a][op]);
+	for (int g = 0; g < proto->group_count; g++)
+		for (int op = 0; op < GQ_OP_COUNT; op++)
+			free(proto->groups[g].candidate[op]);
+	free(proto->groups);
 	memset(proto, 0, sizeof(*proto));
+}
+
+const char *gq_protocol_program(const gq_protocol *proto, int point, gq_arm arm, gq_op op)
+{
+	if (arm < 0 || arm >= GQ_ARM_COUNT || op < 0 || op >= GQ_OP_COUNT)
+		return NULL;
+	if (arm == GQ_ARM_CANDIDATE && point >= 0 && point < proto->point_count) {
+		int g = proto->points[point].group;
+		if (g >= 0 && g < proto->group_count && proto->groups[g].candidate[op])
+			return proto->groups[g].candidate[op];
+	}
+	return proto->arms[arm][op];
+}
+
+void gq_protocol_point_arms(const gq_protocol *proto, int point,
+                            const char *out[GQ_ARM_COUNT][GQ_OP_COUNT])
+{
+	for (int a = 0; a < GQ_ARM_COUNT; a++)
+		for (int op = 0; op < GQ_OP_COUNT; op++)
+			out[a][op] = gq_protocol_program(proto, point, (gq_arm)a, (gq_op)op);
+}
+
+int gq_protocol_has_group_candidates(const gq_protocol *proto)
+{
+	for (int g = 0; g < proto->group_count; g++)
+		for (int op = 0; op < GQ_OP_COUNT; op++)
+			if (proto->groups[g].candidate[op])
+				return 1;
+	return 0;
 }
 
 /* Resolution: a preset by name for the op; a custom budget starts from its base preset for the op

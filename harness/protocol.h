@@ -62,6 +62,12 @@ typedef struct gq_point {
 	int group; /* index of the points[] entry it came from */
 } gq_point;
 
+/* A points[] entry's own programs: candidate[op] is the program its "candidate" names for op,
+ * NULL where it names none (the point then takes arms.candidate's, if any). */
+typedef struct gq_point_group {
+	char *candidate[GQ_OP_COUNT];
+} gq_point_group;
+
 typedef struct gq_timing_spec {
 	int warmup;          /* default 10 */
 	int iterations;      /* per op, default 100 */
@@ -97,8 +103,12 @@ typedef struct gq_protocol {
 
 	gq_input_spec inputs[GQ_TENSOR_COUNT]; /* default normal, scale 1 for every tensor */
 
-	/* arms[arm][op]: program name, or NULL when the arm has no program for that op */
+	/* arms[arm][op]: program name, or NULL when the arm has no program for that op. These are
+	 * the file's arms; a point's own programs may differ (gq_protocol_program) */
 	char *arms[GQ_ARM_COUNT][GQ_OP_COUNT];
+	/* groups[g]: what points[] entry g names itself (points[i].group indexes it) */
+	gq_point_group *groups;
+	int group_count;
 
 	int seeds;              /* default 10 */
 	uint64_t first_seed;    /* default 0: seeds are first_seed .. first_seed + seeds - 1 */
@@ -126,6 +136,19 @@ gq_status gq_protocol_parse(const char *text, size_t size, const char *source, g
                             gq_error *err);
 
 void gq_protocol_free(gq_protocol *proto);
+
+/* The program that arm runs for op at point `point` (an index into proto->points), or NULL:
+ * the incumbent's is arms.incumbent[op]; the candidate's is the point's group's candidate[op]
+ * when the group names one, else arms.candidate[op]. A group candidate replaces only the ops it
+ * names, as arms.candidate does relative to the incumbent. */
+const char *gq_protocol_program(const gq_protocol *proto, int point, gq_arm arm, gq_op op);
+
+/* Every arm's program per op at point `point` (gq_protocol_program), into out. */
+void gq_protocol_point_arms(const gq_protocol *proto, int point,
+                            const char *out[GQ_ARM_COUNT][GQ_OP_COUNT]);
+
+/* 1 when some points[] entry names its own candidate. */
+int gq_protocol_has_group_candidates(const gq_protocol *proto);
 
 /* The budget that judges a point of this protocol. */
 void gq_protocol_budget(const gq_protocol *proto, const gq_problem *p, gq_budget *out);

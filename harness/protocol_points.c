@@ -20,6 +20,7 @@ typedef struct entry {
 	int64_t *tokens; /* a list, or NULL for the range from, from + step, …, ≤ to */
 	int64_t token_count;
 	int64_t from, step;
+	char *candidate[GQ_OP_COUNT]; /* its own candidate programs (NULL: none for that op) */
 } entry;
 
 /* Shapes and tokens of an entry, counted. */
@@ -348,7 +349,8 @@ static gq_status read_dtypes(parser *ps, const json_t *v, entry *e)
 /* Read one points[] entry at the current path into e. */
 static gq_status read_entry(parser *ps, const json_t *v, entry *e)
 {
-	static const char *const keys[] = {"op", "shapes", "tokens", "dtypes", NULL};
+	/* the first four are required; "candidate" is optional */
+	static const char *const keys[] = {"op", "shapes", "tokens", "dtypes", "candidate", NULL};
 	static const char *const hint = "a point needs op, shapes, tokens and dtypes";
 	gq_status s =
 	    gq_proto_want_type(ps, v, JSON_OBJECT,
@@ -356,7 +358,7 @@ static gq_status read_entry(parser *ps, const json_t *v, entry *e)
 	                       "\"dtypes\"}");
 	if (s == GQ_OK)
 		s = gq_proto_check_keys(ps, v, keys, "a point");
-	for (int i = 0; keys[i] && s == GQ_OK; i++)
+	for (int i = 0; i < 4 && s == GQ_OK; i++)
 		if (!json_object_get(v, keys[i]))
 			s = gq_proto_fail_missing(ps, keys[i], hint);
 	if (s != GQ_OK)
@@ -386,6 +388,12 @@ static gq_status read_entry(parser *ps, const json_t *v, entry *e)
 		             : read_dtypes(ps, x, e);
 		gq_proto_path_pop(ps, old);
 	}
+	const json_t *candidate = json_object_get(v, "candidate");
+	if (s == GQ_OK && candidate) {
+		old = gq_proto_path_key(ps, "candidate");
+		s = gq_proto_read_programs(ps, candidate, "a point's candidate", e->candidate);
+		gq_proto_path_pop(ps, old);
+	}
 	return s;
 }
 
@@ -396,6 +404,8 @@ static void free_entries(entry *entries, size_t count)
 		free(entries[i].d_in);
 		free(entries[i].d_out);
 		free(entries[i].tokens);
+		for (int op = 0; op < GQ_OP_COUNT; op++)
+			free(entries[i].candidate[op]);
 	}
 	free(entries);
 }
@@ -486,8 +496,16 @@ gq_status gq_proto_read_points(parser *ps, const json_t *v, gq_protocol *proto)
 	}
 	if (s == GQ_OK) {
 		proto->points = calloc((size_t)total, sizeof(*proto->points));
-		if (!proto->points)
+		proto->groups = calloc(n, sizeof(*proto->groups));
+		if (!proto->points || !proto->groups)
 			s = gq_error_set(ps->err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	}
+	/* the groups take over the entries' candidate names */
+	for (size_t i = 0; i < n && s == GQ_OK; i++) {
+		memcpy(proto->groups[i].candidate, entries[i].candidate,
+		       sizeof(entries[i].candidate));
+		memset(entries[i].candidate, 0, sizeof(entries[i].candidate));
+		proto->group_count = (int)i + 1;
 	}
 	for (size_t i = 0; i < n && s == GQ_OK; i++) {
 		const entry *e = &entries[i];

@@ -81,6 +81,12 @@ int gq_proto_find_name(const char *name, const char *const *names, int count);
 gq_status gq_proto_read_name_set(parser *ps, const json_t *v, const char *key, const char *noun,
                                  const char *const *names, int count, int *bits);
 
+/* Read an arm, or a points[] entry's "candidate", at the current path: {op name: program name}
+ * into slots[op] (new strings; the caller frees them). Keys must be op names and every program
+ * name passes the registry's syntax check. what names the object in messages ("an arm"). */
+gq_status gq_proto_read_programs(parser *ps, const json_t *v, const char *what,
+                                 char *slots[GQ_OP_COUNT]);
+
 /* Read "points" and expand it into proto->points: per entry, shapes (list order; for the cross
  * form d_in outer, d_out inner) × out dtypes (list order) × tokens (list order, or ascending). */
 gq_status gq_proto_read_points(parser *ps, const json_t *v, gq_protocol *proto);

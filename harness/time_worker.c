@@ -163,6 +163,11 @@ int gq_time_worker_main(int argc, char **argv)
 	for (int k = 0; k < count && s == GQ_OK; k++) {
 		int index = points[k];
 		gq_worker_report(status_fd, "begin", index);
+		/* each point is timed with its own arms: its points[] entry may name its own
+		 * candidate (gq_protocol_program) */
+		const char *arms[GQ_ARM_COUNT][GQ_OP_COUNT];
+		gq_protocol_point_arms(&proto, index, arms);
+		gq_timing_engine_set_programs(e, arms);
 		gq_timing_point pt;
 		gq_error run_err;
 		gq_error_clear(&run_err);

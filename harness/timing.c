@@ -860,6 +860,14 @@ static void plan_arms(const gq_timing_engine *e, point_state *ps)
 	}
 }
 
+void gq_timing_engine_set_programs(gq_timing_engine *e,
+                                   const char *const programs[GQ_ARM_COUNT][GQ_OP_COUNT])
+{
+	for (int a = 0; a < GQ_ARM_COUNT; a++)
+		for (int op = 0; op < GQ_OP_COUNT; op++)
+			e->cfg.programs[a][op] = programs[a][op];
+}
+
 /* Allocate and prepare one arm (sota: choose its programs). */
 static gq_status prepare_arm(gq_timing_engine *e, point_state *ps, gq_timing_point *pt, int arm,
                              gq_error *err)

@@ -7,9 +7,11 @@
  *
  * Arms (each with its own input and output buffers, workspaces, instances and graphs):
  *   incumbent  the protocol's incumbent program per op;
- *   candidate  the protocol's candidate per op; an op without a candidate program keeps the
- *              incumbent's (a candidate route replaces only the ops it names). Present when the
- *              candidate names a program for the point's op;
+ *   candidate  the point's candidate per op (cfg.programs, which the worker sets per point to
+ *              the point's own: its points[] entry's candidate where it names one, else
+ *              arms.candidate); an op without a candidate program keeps the incumbent's (a
+ *              candidate route replaces only the ops it names). Present when the candidate
+ *              names a program for the point's op;
  *   twin       the incumbent's programs opened and prepared a second time (the A/A control);
  *   sota       per op, the fastest of cublas:default and cublaslt:algo:0..7, chosen in this
  *              process by a short graph-mode timing pass on the sota arm's own buffers.
@@ -150,7 +152,9 @@ typedef struct gq_timing_config {
 void gq_timing_config_init(gq_timing_config *cfg);
 
 /* The configuration of one worker of a protocol: its timing section, arms, first seed and inputs,
- * with the worker's layout and order. Borrows proto's strings. */
+ * with the worker's layout and order. Borrows proto's strings. The arms are the file's
+ * (arms.incumbent, arms.candidate); a point whose group names its own candidate needs
+ * gq_timing_engine_set_programs with gq_protocol_point_arms before it is timed. */
 void gq_timing_config_from_protocol(const gq_protocol *proto, gq_timing_layout layout,
                                     gq_timing_order order, gq_timing_config *cfg);
 
@@ -201,6 +205,13 @@ const char *gq_timing_engine_clocks_note(const gq_timing_engine *e);
 
 /* 1 for the host backend's engine. */
 int gq_timing_engine_is_host(const gq_timing_engine *e);
+
+/* Replace the programs of the protocol's arms (cfg.programs) for the points timed next. A
+ * protocol whose points[] entries name their own candidates gives each point its own arms
+ * (gq_protocol_point_arms) before timing it; each point is prepared from scratch, so nothing of
+ * the previous point's programs is kept. Strings are borrowed: they must outlive those points. */
+void gq_timing_engine_set_programs(gq_timing_engine *e,
+                                   const char *const programs[GQ_ARM_COUNT][GQ_OP_COUNT]);
 
 /* Time one point: fills *out (free it with gq_timing_point_free). A program that cannot be
  * prepared, captured or launched fails only its series (status and message); the return value
