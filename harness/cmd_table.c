@@ -49,6 +49,7 @@ typedef struct row {
 	int repeat;
 	double us[N_ARMS];
 	double vs_inc, vs_inc_lo, vs_inc_hi, vs_sota;
+	char candidate[128]; /* the point's candidate program ("" when none) */
 } row;
 
 typedef struct table {
@@ -61,6 +62,11 @@ typedef struct table {
 	int *part_file; /* part → first file */
 	row *rows;
 	int nrows, cap;
+	/* 1 when the rows' candidate programs differ (a protocol's points[] entries may name
+	 * their own): then each point row names its candidate, and the summary is per candidate */
+	int mixed;
+	int *candidate_row; /* the first row of each distinct candidate program */
+	int ncandidates;
 } table;
 
 static int add_row(table *t, const row *r)
@@ -104,6 +110,8 @@ static gq_status gather(table *t, gq_error *err)
 			if (!tp)
 				continue;
 			int repeat = is_repeat(t, t->part_of[f], gq_json_str(p, "id"), f, (int)i);
+			char candidate[128];
+			gq_results_candidate(t->docs[f], i, candidate, sizeof(candidate));
 			for (int m = 0; m < N_MODES; m++)
 				for (int s = 0; s < N_STEPS; s++) {
 					row r = {.file = f,
@@ -112,6 +120,7 @@ static gq_status gather(table *t, gq_error *err)
 					         .mode = m,
 					         .step = s,
 					         .repeat = repeat};
+					snprintf(r.candidate, sizeof(r.candidate), "%s", candidate);
 					int any = 0;
 					for (int a = 0; a < N_ARMS; a++) {
 						r.us[a] =
@@ -134,6 +143,18 @@ static gq_status gather(table *t, gq_error *err)
 				}
 		}
 	}
+	t->candidate_row = malloc((size_t)(t->nrows ? t->nrows : 1) * sizeof(int));
+	if (!t->candidate_row)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	for (int k = 0; k < t->nrows; k++) {
+		int c = 0; /* a handful of programs: a linear search is enough */
+		while (c < t->ncandidates &&
+		       strcmp(t->rows[t->candidate_row[c]].candidate, t->rows[k].candidate) != 0)
+			c++;
+		if (c == t->ncandidates)
+			t->candidate_row[t->ncandidates++] = k;
+	}
+	t->mixed = t->ncandidates > 1;
 	return GQ_OK;
 }
 
@@ -317,49 +338,65 @@ static void minmax(double v, double *lo, double *hi)
 		*hi = v;
 }
 
+/* The summary has one row per part and step; with mixed candidates one per part, candidate
+ * program (in order of first appearance) and step, since speedups of different programs do not
+ * belong in one range. */
 static void print_summary(FILE *out, const table *t, int tsv)
 {
+	const char *by = t->mixed ? "Per part, candidate program and step" : "Per part and step";
 	if (tsv)
 		fprintf(out,
 		        "# summary: rows, and the smallest and largest speedup of the candidate "
 		        "over each baseline (repeat runs left out)\n"
-		        "part\tstep\trows\tvs_incumbent_min\tvs_incumbent_max\tvs_sota_min\t"
-		        "vs_sota_max\n");
+		        "part\t%sstep\trows\tvs_incumbent_min\tvs_incumbent_max\tvs_sota_min\t"
+		        "vs_sota_max\n",
+		        t->mixed ? "candidate\t" : "");
 	else
 		fprintf(out,
 		        "## Summary\n\n"
-		        "Per part and step: rows (points × modes), and the smallest and largest "
+		        "%s: rows (points × modes), and the smallest and largest "
 		        "speedup of the candidate over each baseline (> 1: the candidate is "
 		        "faster); repeat runs are left out.\n\n"
-		        "| part | step | rows | vs incumbent, min | vs incumbent, max | vs sota, "
+		        "| part | %sstep | rows | vs incumbent, min | vs incumbent, max | vs sota, "
 		        "min | vs sota, max |\n"
-		        "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+		        "| --- | %s--- | ---: | ---: | ---: | ---: | ---: |\n",
+		        by, t->mixed ? "candidate | " : "", t->mixed ? "--- | " : "");
 	for (int part = 0; part < t->nparts; part++)
-		for (int s = 0; s < N_STEPS; s++) {
-			int n = 0;
-			double ilo = NAN, ihi = NAN, slo = NAN, shi = NAN;
-			for (int k = 0; k < t->nrows; k++) {
-				const row *r = &t->rows[k];
-				if (r->part != part || r->step != s || r->repeat)
+		for (int c = 0; c < (t->mixed ? t->ncandidates : 1); c++) {
+			const char *cand = t->mixed ? t->rows[t->candidate_row[c]].candidate : "";
+			for (int s = 0; s < N_STEPS; s++) {
+				int n = 0;
+				double ilo = NAN, ihi = NAN, slo = NAN, shi = NAN;
+				for (int k = 0; k < t->nrows; k++) {
+					const row *r = &t->rows[k];
+					if (r->part != part || r->step != s || r->repeat ||
+					    (t->mixed && strcmp(r->candidate, cand) != 0))
+						continue;
+					n++;
+					minmax(r->vs_inc, &ilo, &ihi);
+					minmax(r->vs_sota, &slo, &shi);
+				}
+				if (!n)
 					continue;
-				n++;
-				minmax(r->vs_inc, &ilo, &ihi);
-				minmax(r->vs_sota, &slo, &shi);
+				char v[4][32];
+				const char *f = tsv ? "%.4f" : "%.3f", *missing = tsv ? "" : "—";
+				fmt_num(v[0], 32, ilo, f, missing);
+				fmt_num(v[1], 32, ihi, f, missing);
+				fmt_num(v[2], 32, slo, f, missing);
+				fmt_num(v[3], 32, shi, f, missing);
+				char named[160] = "";
+				if (t->mixed)
+					snprintf(named, sizeof(named), tsv ? "%s\t" : "%s | ",
+					         cand[0] ? cand : (tsv ? "" : "—"));
+				if (tsv)
+					fprintf(out, "%s\t%s%s\t%d\t%s\t%s\t%s\t%s\n",
+					        t->parts[part], named, steps[s], n, v[0], v[1],
+					        v[2], v[3]);
+				else
+					fprintf(out, "| %s | %s%s | %d | %s | %s | %s | %s |\n",
+					        t->parts[part], named, steps[s], n, v[0], v[1],
+					        v[2], v[3]);
 			}
-			if (!n)
-				continue;
-			char v[4][32];
-			const char *f = tsv ? "%.4f" : "%.3f", *missing = tsv ? "" : "—";
-			fmt_num(v[0], 32, ilo, f, missing);
-			fmt_num(v[1], 32, ihi, f, missing);
-			fmt_num(v[2], 32, slo, f, missing);
-			fmt_num(v[3], 32, shi, f, missing);
-			if (tsv)
-				fprintf(out, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", t->parts[part],
-				        steps[s], n, v[0], v[1], v[2], v[3]);
-			else
-				fprintf(out, "| %s | %s | %d | %s | %s | %s | %s |\n",
-				        t->parts[part], steps[s], n, v[0], v[1], v[2], v[3]);
 		}
 }
 
@@ -370,40 +407,49 @@ static void print_points(FILE *out, const table *t, int tsv)
 		    out,
 		    "# points: latency in microseconds (median over processes); speedup = "
 		    "baseline / candidate\n"
-		    "part\tshape\tT\tdtypes\tmode\tstep\tincumbent_us\tcandidate_us\ttwin_us\t"
+		    "part\tshape\tT\tdtypes\t%smode\tstep\tincumbent_us\tcandidate_us\ttwin_us\t"
 		    "sota_us\tvs_incumbent\tvs_incumbent_lo\tvs_incumbent_hi\tvs_sota\tverdict\t"
-		    "note\n");
+		    "note\n",
+		    t->mixed ? "candidate\t" : "");
 	else
-		fprintf(out,
-		        "## Points\n\n"
-		        "Latency in µs (median over processes of the per-process medians); speedup "
-		        "= baseline / candidate, over the incumbent with its 95 %% interval.\n\n"
-		        "| part | shape | T | dtypes | mode | step | incumbent µs | candidate µs | "
-		        "twin µs | sota µs | vs incumbent | vs sota | verdict | note |\n"
-		        "| --- | --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | "
-		        "---: | --- | --- |\n");
+		fprintf(
+		    out,
+		    "## Points\n\n"
+		    "Latency in µs (median over processes of the per-process medians); speedup "
+		    "= baseline / candidate, over the incumbent with its 95 %% interval.\n\n"
+		    "| part | shape | T | dtypes | %smode | step | incumbent µs | candidate µs | "
+		    "twin µs | sota µs | vs incumbent | vs sota | verdict | note |\n"
+		    "| --- | --- | ---: | --- | %s--- | --- | ---: | ---: | ---: | ---: | ---: | "
+		    "---: | --- | --- |\n",
+		    t->mixed ? "candidate | " : "", t->mixed ? "--- | " : "");
 	for (int k = 0; k < t->nrows; k++) {
 		const row *r = &t->rows[k];
 		cells c;
 		row_cells(t, r, tsv, &c);
 		const char *note = r->repeat ? "repeat run" : "";
+		/* the point's candidate program, a column of its own when they differ */
+		char named[160] = "";
+		if (t->mixed)
+			snprintf(named, sizeof(named), tsv ? "%s\t" : "%s | ",
+			         r->candidate[0] ? r->candidate : (tsv ? "" : "—"));
 		if (tsv) {
 			char lo[32], hi[32];
 			fmt_num(lo, sizeof(lo), r->vs_inc_lo, "%.4f", "");
 			fmt_num(hi, sizeof(hi), r->vs_inc_hi, "%.4f", "");
-			fprintf(out,
-			        "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-			        t->parts[r->part], c.shape, c.t, c.dtypes, modes[r->mode],
-			        steps[r->step], c.us[0], c.us[1], c.us[2], c.us[3], c.vs_inc, lo,
-			        hi, c.vs_sota, verdict_text(t, r), note);
-		} else
 			fprintf(
 			    out,
-			    "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s "
-			    "|\n",
-			    t->parts[r->part], c.shape, c.t, c.dtypes, modes[r->mode],
-			    steps[r->step], c.us[0], c.us[1], c.us[2], c.us[3], c.vs_inc, c.vs_sota,
-			    verdict_text(t, r), note);
+			    "%s\t%s\t%s\t%s\t%s%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+			    t->parts[r->part], c.shape, c.t, c.dtypes, named, modes[r->mode],
+			    steps[r->step], c.us[0], c.us[1], c.us[2], c.us[3], c.vs_inc, lo, hi,
+			    c.vs_sota, verdict_text(t, r), note);
+		} else
+			fprintf(out,
+			        "| %s | %s | %s | %s | %s%s | %s | %s | %s | %s | %s | %s | %s | "
+			        "%s | %s "
+			        "|\n",
+			        t->parts[r->part], c.shape, c.t, c.dtypes, named, modes[r->mode],
+			        steps[r->step], c.us[0], c.us[1], c.us[2], c.us[3], c.vs_inc,
+			        c.vs_sota, verdict_text(t, r), note);
 	}
 }
 
@@ -439,6 +485,7 @@ static void table_free(table *t)
 	free(t->parts);
 	free(t->part_file);
 	free(t->rows);
+	free(t->candidate_row);
 }
 
 int gq_cmd_table(int argc, char **argv)

@@ -310,6 +310,39 @@ const json_t *gq_results_speedup(const json_t *tpoint, const char *new_arm, cons
 	return NULL;
 }
 
+void gq_results_candidate(const json_t *doc, size_t i, char *buf, size_t size)
+{
+	const json_t *point = json_array_get(json_object_get(doc, "points"), i);
+	const json_t *v = json_object_get(point, "verdict");
+	const char *name = json_is_object(v) ? json_string_value(json_object_get(v, "candidate"))
+	                                     : NULL;
+	if (!name)
+		name = json_string_value(
+		    json_object_get(gq_results_program(point, "candidate"), "program"));
+	if (name) {
+		snprintf(buf, size, "%s", name);
+		return;
+	}
+	/* a series' programs read "fwd=P" or, for a step, "dgrad=P wgrad=Q" */
+	buf[0] = '\0';
+	const json_t *tp = gq_results_timing_point(doc, i);
+	const char *op = gq_json_str(point, "op");
+	size_t oplen = strlen(op);
+	for (int m = 0; m < 2 && !buf[0]; m++) {
+		const json_t *se = gq_results_series(tp, "candidate", m ? "eager" : "graph", "op");
+		const char *progs = gq_json_str(se, "programs");
+		while (oplen && *progs) {
+			if (!strncmp(progs, op, oplen) && progs[oplen] == '=') {
+				const char *p = progs + oplen + 1;
+				snprintf(buf, size, "%.*s", (int)strcspn(p, " "), p);
+				break;
+			}
+			progs += strcspn(progs, " ");
+			progs += strspn(progs, " ");
+		}
+	}
+}
+
 const json_t *gq_results_program(const json_t *point, const char *arm)
 {
 	size_t i, k;

@@ -66,6 +66,12 @@ const json_t *gq_results_speedup(const json_t *tpoint, const char *new_arm, cons
 /* The first program record of a point whose arms include arm ("incumbent", "candidate"). */
 const json_t *gq_results_program(const json_t *point, const char *arm);
 
+/* The candidate program of points[i] into buf ("" when it has none): its verdict's, else its
+ * accuracy record's with arm "candidate", else, in a timing-only file, the program that the
+ * candidate arm's op-step series launched for the point's op. A protocol's points[] entries
+ * may name their own candidates, so this is per point, not per file. */
+void gq_results_candidate(const json_t *doc, size_t i, char *buf, size_t size);
+
 /* Small accessors: a string ("" when missing), a number (NAN when missing or null). */
 const char *gq_json_str(const json_t *o, const char *key);
 double gq_json_num(const json_t *o, const char *key);
