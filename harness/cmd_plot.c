@@ -5,7 +5,10 @@
  *   column 1: T; then per mode (graph, eager) nine columns: the latency in µs of incumbent,
  *   candidate, twin and sota; the candidate's speedup over the incumbent with its interval (lo,
  *   hi); sota's speedup over the incumbent; and the candidate's speedup again where the point
- *   is qualified (the marks). "?" is a missing value.
+ *   is qualified (the marks); last, the point's candidate program. "?" is a missing value.
+ *   A protocol's points[] entries may name their own candidates: the candidate's curves are
+ *   titled with its program, and drawn once per program (each through its own points) when
+ *   the points of a shape have different ones.
  * NAME.gp draws two panels, once to NAME.png (pngcairo) and once to NAME.svg: latency vs T (log
  * x and y, one line per arm and mode: solid graph, dashed eager) and speedup vs T (log x) with
  * the A/A band shaded, a line at 1 and the qualified points marked. gnuplot runs once per shape
@@ -51,7 +54,10 @@ static const char *const arms[] = {"incumbent", "candidate", "twin", "sota"};
 typedef struct entry {
 	const json_t *doc, *point, *tpoint;
 	long long t;
+	char candidate[128]; /* the point's candidate program ("" when none) */
 } entry;
+
+#define MAX_PROGRAMS 8 /* candidate programs drawn apart in one figure; more share one curve */
 
 typedef struct shape {
 	char name[256];
@@ -98,7 +104,7 @@ static int write_data(const shape *sh, const char *path, int has[N_MODES][N_COLS
 		        "%s:speedup_lo %s:speedup_hi %s:sota_speedup %s:qualified_speedup",
 		        modes[m], modes[m], modes[m], modes[m], modes[m], modes[m], modes[m],
 		        modes[m], modes[m]);
-	fputc('\n', f);
+	fputs(" candidate\n", f);
 	for (int i = 0; i < sh->n; i++) {
 		const entry *e = &sh->e[i];
 		fprintf(f, "%lld", e->t);
@@ -122,7 +128,7 @@ static int write_data(const shape *sh, const char *path, int has[N_MODES][N_COLS
 				has[m][k] |= isfinite(v[k]);
 			}
 		}
-		fputc('\n', f);
+		fprintf(f, " %s\n", e->candidate[0] ? e->candidate : "?");
 	}
 	return fclose(f);
 }
@@ -130,6 +136,52 @@ static int write_data(const shape *sh, const char *path, int has[N_MODES][N_COLS
 static int col(int m, int k)
 {
 	return 2 + N_COLS * m + k;
+}
+
+#define PROGRAM_COL (2 + N_COLS * N_MODES)
+
+/* The distinct candidate programs of a shape's points, in T order, into programs; returns their
+ * number (MAX_PROGRAMS + 1 when there are more). */
+static int shape_programs(const shape *sh, const char *programs[MAX_PROGRAMS])
+{
+	int n = 0;
+	for (int i = 0; i < sh->n; i++) {
+		int k = 0;
+		while (k < n && k < MAX_PROGRAMS && strcmp(programs[k], sh->e[i].candidate) != 0)
+			k++;
+		if (k == n && n++ < MAX_PROGRAMS)
+			programs[k] = sh->e[i].candidate;
+		if (n > MAX_PROGRAMS)
+			return n;
+	}
+	return n;
+}
+
+/* The candidate's curve of columns cols[0..ncols) (after T): once, titled with the program when
+ * the shape has one; else once per program, each keeping only its own points (the others NaN,
+ * so its line breaks where another program was qualified). *first: nothing plotted yet. */
+static void candidate_curves(FILE *f, const shape *sh, const char *dat, const int *cols, int ncols,
+                             const char *kind, int m, int *first)
+{
+	/* the candidate's red first, then colours apart from the other arms' */
+	static const char *const palette[] = {"#d62728", "#ff7f0e", "#9467bd",
+	                                      "#8c564b", "#e377c2", "#17becf"};
+	const char *programs[MAX_PROGRAMS];
+	int n = shape_programs(sh, programs);
+	int split = n > 1 && n <= MAX_PROGRAMS;
+	for (int k = 0; k < (split ? n : 1); k++) {
+		fprintf(f, "%s \"%s\" using 1", *first ? "" : ",", dat);
+		for (int j = 0; j < ncols; j++)
+			if (split)
+				fprintf(f, ":(strcol(%d) eq \"%s\" ? column(%d) : NaN)",
+				        PROGRAM_COL, programs[k][0] ? programs[k] : "?", cols[j]);
+			else
+				fprintf(f, ":%d", cols[j]);
+		const char *name = split || n == 1 ? programs[k] : "";
+		fprintf(f, " with %s lc rgb \"%s\" dt %d pt %d title \"candidate%s%s, %s\"", kind,
+		        palette[k % 6], m ? 2 : 1, m ? 6 : 7, name[0] ? " " : "", name, modes[m]);
+		*first = 0;
+	}
 }
 
 /* The plotting commands, for one terminal. */
@@ -148,6 +200,11 @@ static void write_body(FILE *f, const shape *sh, const char *dat, int has[N_MODE
 		for (int a = 0; a < 4; a++) {
 			if (!has[m][a])
 				continue;
+			if (a == 1) {
+				int c = col(m, a);
+				candidate_curves(f, sh, dat, &c, 1, "linespoints", m, &first);
+				continue;
+			}
 			fprintf(f,
 			        "%s \"%s\" using 1:%d with linespoints lc rgb \"%s\" dt %d pt %d "
 			        "title \"%s, %s\"",
@@ -168,13 +225,10 @@ static void write_body(FILE *f, const shape *sh, const char *dat, int has[N_MODE
 	}
 	fprintf(f, "%s 1 with lines lc rgb \"black\" dt 3 notitle", first ? "" : ",");
 	for (int m = 0; m < N_MODES; m++) {
-		if (has[m][4])
-			fprintf(
-			    f,
-			    ", \"%s\" using 1:%d:%d:%d with yerrorlines lc rgb \"%s\" dt %d pt %d "
-			    "title \"candidate, %s\"",
-			    dat, col(m, 4), col(m, 5), col(m, 6), colors[1], m ? 2 : 1, m ? 6 : 7,
-			    modes[m]);
+		if (has[m][4]) {
+			int c[3] = {col(m, 4), col(m, 5), col(m, 6)}, more = 0;
+			candidate_curves(f, sh, dat, c, 3, "yerrorlines", m, &more);
+		}
 		if (has[m][7])
 			fprintf(f,
 			        ", \"%s\" using 1:%d with linespoints lc rgb \"%s\" dt %d pt %d "
@@ -365,6 +419,8 @@ int gq_cmd_plot(int argc, char **argv)
 			                         .point = p,
 			                         .tpoint = tp,
 			                         .t = json_integer_value(json_object_get(p, "t"))};
+			gq_results_candidate(docs[f], i, sh->e[sh->n - 1].candidate,
+			                     sizeof(sh->e[sh->n - 1].candidate));
 		}
 	}
 	if (s == GQ_OK && nshapes == 0)
