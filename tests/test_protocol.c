@@ -224,6 +224,107 @@ static void test_sections(void)
 	gq_protocol_free(&p);
 }
 
+/* points[] entries that name their own candidate: parsed into groups, resolved per point over
+ * arms.candidate (only the ops a group names), and allowed without arms.candidate. */
+static void test_group_candidates(void)
+{
+	const char *t =
+	    "{\"format_version\": 1, \"points\": [\n"
+	    " {\"op\": \"fwd\", \"shapes\": [{\"d_in\": 8, \"d_out\": 8}], \"tokens\": [7, 9],\n"
+	    "  \"dtypes\": {\"out\": \"bf16\"}, \"candidate\": {\"fwd\": \"host:split\"}},\n"
+	    " {\"op\": \"fwd\", \"shapes\": [{\"d_in\": 8, \"d_out\": 16}], \"tokens\": 7,\n"
+	    "  \"dtypes\": {\"out\": \"bf16\"}},\n"
+	    " {\"op\": \"wgrad\", \"shapes\": [{\"d_in\": 8, \"d_out\": 8}], \"tokens\": 7,\n"
+	    "  \"dtypes\": {\"out\": \"fp32\"}, \"candidate\": {\"wgrad\": \"host:wrong:3\", "
+	    "\"dgrad\": \"host:split\"}}],\n"
+	    " \"arms\": {\"incumbent\": {\"fwd\": \"host:ref\", \"dgrad\": \"host:ref\", "
+	    "\"wgrad\": \"host:ref\"},\n"
+	    "          \"candidate\": {\"fwd\": \"host:ref\", \"wgrad\": \"host:ref\"}}}";
+	gq_protocol p;
+	gq_error err;
+	gq_status s = parse(t, &p, &err);
+	CHECK_MSG(s == GQ_OK, "%s: %s", err.where, err.message);
+	if (s != GQ_OK)
+		return;
+	CHECK(p.point_count == 4 && p.group_count == 3);
+	CHECK(gq_protocol_has_group_candidates(&p));
+	CHECK(p.groups[0].candidate[GQ_OP_FWD] &&
+	      !strcmp(p.groups[0].candidate[GQ_OP_FWD], "host:split"));
+	CHECK(p.groups[0].candidate[GQ_OP_WGRAD] == NULL);
+	for (int op = 0; op < GQ_OP_COUNT; op++)
+		CHECK(p.groups[1].candidate[op] == NULL);
+	/* the file's arms are left as written */
+	CHECK(!strcmp(p.arms[GQ_ARM_CANDIDATE][GQ_OP_FWD], "host:ref"));
+	struct {
+		int point;
+		gq_arm arm;
+		gq_op op;
+		const char *want;
+	} cases[] = {
+	    {0, GQ_ARM_CANDIDATE, GQ_OP_FWD, "host:split"},   /* its group's */
+	    {1, GQ_ARM_CANDIDATE, GQ_OP_FWD, "host:split"},   /* T = 9, same group */
+	    {2, GQ_ARM_CANDIDATE, GQ_OP_FWD, "host:ref"},     /* no own candidate: arms' */
+	    {3, GQ_ARM_CANDIDATE, GQ_OP_WGRAD, "host:wrong:3"},
+	    {3, GQ_ARM_CANDIDATE, GQ_OP_DGRAD, "host:split"}, /* named though not the group's op */
+	    {3, GQ_ARM_CANDIDATE, GQ_OP_FWD, "host:ref"},     /* not named: arms.candidate's */
+	    {0, GQ_ARM_CANDIDATE, GQ_OP_DGRAD, NULL},         /* named nowhere */
+	    {0, GQ_ARM_INCUMBENT, GQ_OP_FWD, "host:ref"},     /* the incumbent is the file's */
+	    {3, GQ_ARM_INCUMBENT, GQ_OP_WGRAD, "host:ref"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = gq_protocol_program(&p, cases[i].point, cases[i].arm, cases[i].op);
+		CHECK_MSG(cases[i].want ? got && !strcmp(got, cases[i].want) : got == NULL,
+		          "point %d %s %s: %s, want %s", cases[i].point, gq_arm_name(cases[i].arm),
+		          gq_op_name(cases[i].op), got ? got : "NULL",
+		          cases[i].want ? cases[i].want : "NULL");
+	}
+	const char *arms[GQ_ARM_COUNT][GQ_OP_COUNT];
+	gq_protocol_point_arms(&p, 3, arms);
+	CHECK(!strcmp(arms[GQ_ARM_CANDIDATE][GQ_OP_WGRAD], "host:wrong:3"));
+	CHECK(!strcmp(arms[GQ_ARM_INCUMBENT][GQ_OP_DGRAD], "host:ref"));
+	gq_protocol_free(&p);
+
+	/* every group names its own: arms.candidate may be absent; a group without one has none */
+	const char *u =
+	    "{\"format_version\": 1, \"points\": [\n"
+	    " {\"op\": \"fwd\", \"shapes\": [{\"d_in\": 8, \"d_out\": 8}], \"tokens\": 7,\n"
+	    "  \"dtypes\": {\"out\": \"bf16\"}, \"candidate\": {\"fwd\": \"cal:slow:10:host:ref\"}},\n"
+	    " {\"op\": \"fwd\", \"shapes\": [{\"d_in\": 8, \"d_out\": 16}], \"tokens\": 7,\n"
+	    "  \"dtypes\": {\"out\": \"bf16\"}}],\n"
+	    " \"arms\": {\"incumbent\": {\"fwd\": \"host:ref\"}}}";
+	s = parse(u, &p, &err);
+	CHECK_MSG(s == GQ_OK, "%s: %s", err.where, err.message);
+	if (s != GQ_OK)
+		return;
+	CHECK(p.arms[GQ_ARM_CANDIDATE][GQ_OP_FWD] == NULL);
+	const char *c0 = gq_protocol_program(&p, 0, GQ_ARM_CANDIDATE, GQ_OP_FWD);
+	CHECK(c0 && !strcmp(c0, "cal:slow:10:host:ref"));
+	CHECK(gq_protocol_program(&p, 1, GQ_ARM_CANDIDATE, GQ_OP_FWD) == NULL);
+	gq_protocol_free(&p);
+
+	/* a protocol without group candidates */
+	const char *v = "{\"format_version\": 1, \"points\": [{\"op\": \"fwd\", \"shapes\": "
+	                "[{\"d_in\": 8, \"d_out\": 8}], \"tokens\": 7, \"dtypes\": {\"out\": "
+	                "\"bf16\"}}], \"arms\": {\"incumbent\": {\"fwd\": \"host:ref\"}}}";
+	s = parse(v, &p, &err);
+	CHECK_MSG(s == GQ_OK, "%s", err.message);
+	if (s == GQ_OK) {
+		CHECK(!gq_protocol_has_group_candidates(&p) && p.group_count == 1);
+		gq_protocol_free(&p);
+	}
+
+	/* errors name the group's candidate: path and position */
+	const char *w =
+	    "{\"format_version\": 1, \"points\": [\n"
+	    " {\"op\": \"fwd\", \"shapes\": [{\"d_in\": 8, \"d_out\": 8}], \"tokens\": 7,\n"
+	    "  \"dtypes\": {\"out\": \"bf16\"}, \"candidate\": {\"fwd\": \"host:nosuch\"}}],\n"
+	    " \"arms\": {\"incumbent\": {\"fwd\": \"host:ref\"}}}";
+	s = parse(w, &p, &err);
+	CHECK(s == GQ_ERR_INPUT);
+	CHECK_MSG(!strcmp(err.path, "$.points[0].candidate.fwd"), "%s", err.path);
+	CHECK_MSG(!strcmp(err.where, "dir/test.json:3:51"), "%s", err.where);
+}
+
 /* Parse a one-point protocol with the given accuracy section and resolve the budget of op/out. */
 static int budget_of(const char *accuracy, gq_op op, gq_dtype out, gq_budget *b)
 {
@@ -576,6 +677,7 @@ int main(void)
 	test_locator();
 	test_expansion_and_defaults();
 	test_sections();
+	test_group_candidates();
 	test_budgets();
 	test_errors_inline();
 	test_point_limit();

@@ -119,6 +119,27 @@ static void run_worker(gq_timing_layout layout, gq_timing_order order)
 	          "%d %s", se->status, se->message);
 	gq_timing_point_free(&pt);
 	gq_timing_engine_free(g);
+
+	/* Programs set per point (a points[] entry's own candidate): the next point's candidate
+	 * arm runs them, and an op the candidate leaves out keeps the incumbent's. */
+	const char *arms[GQ_ARM_COUNT][GQ_OP_COUNT] = {{NULL}};
+	for (int op = GQ_OP_FWD; op <= GQ_OP_WGRAD; op++)
+		arms[GQ_ARM_INCUMBENT][op] = "host:ref";
+	arms[GQ_ARM_CANDIDATE][GQ_OP_WGRAD] = "host:wrong:5";
+	gq_timing_engine_set_programs(e, arms);
+	CHECK(gq_timing_run_point(e, &points[0], &pt, &err) == GQ_OK);
+	se = &pt.series[GQ_TIMING_ARM_CANDIDATE][GQ_MODE_EAGER][GQ_STEP_OP];
+	CHECK_MSG(se->status == GQ_OK && !strcmp(se->programs, "wgrad=host:wrong:5"), "%d %s",
+	          se->status, se->programs);
+	se = &pt.series[GQ_TIMING_ARM_CANDIDATE][GQ_MODE_EAGER][GQ_STEP_BWD];
+	CHECK_MSG(!strcmp(se->programs, "dgrad=host:ref wgrad=host:wrong:5"), "%s", se->programs);
+	gq_timing_point_free(&pt);
+	/* without a candidate for the point's op, the point has no candidate arm */
+	arms[GQ_ARM_CANDIDATE][GQ_OP_WGRAD] = NULL;
+	gq_timing_engine_set_programs(e, arms);
+	CHECK(gq_timing_run_point(e, &points[0], &pt, &err) == GQ_OK);
+	CHECK(!pt.series[GQ_TIMING_ARM_CANDIDATE][GQ_MODE_EAGER][GQ_STEP_OP].requested);
+	gq_timing_point_free(&pt);
 	gq_timing_engine_free(e);
 }
 
