@@ -620,6 +620,11 @@ static void test_readme_example(void)
 	CHECK(p.points[6].problem.d_out == 48 && p.points[12].problem.d_in == 5120);
 	CHECK(p.points[24].group == 1 && p.points[27].problem.t == 4096);
 	CHECK(p.points[32].group == 2 && p.points[32].problem.op == GQ_OP_ROUTER_FWD);
+	/* the router entry names its own candidate; the others take arms.candidate's */
+	const char *own = gq_protocol_program(&p, 32, GQ_ARM_CANDIDATE, GQ_OP_ROUTER_FWD);
+	const char *file = gq_protocol_program(&p, 0, GQ_ARM_CANDIDATE, GQ_OP_WGRAD);
+	CHECK(own && strcmp(own, "cublaslt:algo:5") == 0);
+	CHECK(file && strcmp(file, "cublaslt:heuristic") == 0);
 	gq_budget b;
 	gq_protocol_budget(&p, &p.points[0].problem, &b);
 	CHECK(strcmp(b.name, "custom:k1_fp32") == 0 && b.max_abs_rel == 2e-3 &&
