@@ -14,6 +14,11 @@
  * at most k_tiles / 4 (four K-tiles of 32 per split) and 32. gemmq:streamk runs
  * G = min(target, tiles·k_tiles) CTAs.
  *
+ * The wgrad layout (wgrad, router_wgrad) of gemmq:det and gemmq:split runs on the wgmma + TMA
+ * kernel of gemm_wgmma.h (plan_wgmma): the memory-bound weight gradients (d_out ≤ 128, T in the
+ * tens of thousands) read x once at close to the HBM rate only with the bulk tensor copies;
+ * gemmq:streamk and the other layouts stay on the mma.sync kernels.
+ *
  * Internal functions return gq_status and fill a gq_error through GQ_CUDA_CHECK; the program
  * functions of the ABI turn that into "<program>: <where>: <message>" in msg.
  */
@@ -29,6 +34,7 @@
 
 #include "cuda_check.h"
 #include "gemm_mma.h"
+#include "gemm_wgmma.h"
 
 #define KERN_MAX_DET_SPLITS   32
 #define KERN_MIN_SPLIT_KTILES 4
@@ -54,6 +60,9 @@ typedef struct kern_instance {
 	float *ws;  /* workspace, ws_bytes long (NULL when 0) */
 	size_t ws_bytes;
 	int64_t count; /* M·N */
+	int wgmma;          /* 1: the wgrad layout on the wgmma + TMA kernel (gemm_wgmma.h) */
+	gq_wg_params wp;    /* its parameters (a, b, out, ws set at every launch) */
+	gq_wg_maps maps;    /* its tensor maps, re-encoded when the operands move */
 } kern_instance;
 
 static int64_t ceil_div(int64_t a, int64_t b)
@@ -222,9 +231,72 @@ static int block_n_for(int64_t n)
 }
 
 /* Choose the kernel, grid, splits and workspace size of inst for p (see the top of the file). */
+/* The wgrad layout of gemmq:det and gemmq:split on the wgmma + TMA kernel: BN from the name (or
+ * the smallest of 64, 128, 256 that covers N, at most 128 when M > 64), BM = 128 when M > 64 and
+ * BN ≤ 128, else 64; K-blocks of GQ_WG_BK; splits as in plan(). */
+static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern_instance *inst,
+                            gq_error *err)
+{
+	int bn = kp->kind == KERN_SPLIT ? kp->block_n : block_n_for(p->n);
+	if (kp->kind != KERN_SPLIT && p->m > 64 && bn == 256)
+		bn = 128;
+	const int bm = p->m > 64 && bn <= 128 ? 128 : 64;
+	int threads = 0, per_sm = 0, device = 0, sms = 0;
+	size_t smem = 0;
+	GQ_CUDA_CHECK(gq_wg_setup(bm, bn, &threads, &smem, &per_sm), err);
+	if (per_sm < 1)
+		return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE,
+		                    "the %dx%d wgmma kernel (%zu bytes of shared memory) fits on no SM",
+		                    bm, bn, smem);
+	GQ_CUDA_CHECK(cudaGetDevice(&device), err);
+	GQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), err);
+	const int64_t target = (int64_t)sms * per_sm;
+	gq_wg_params *w = &inst->wp;
+	memset(w, 0, sizeof(*w));
+	w->m = p->m, w->n = p->n, w->k = p->k;
+	w->bm = bm, w->bn = bn;
+	w->out_fp32 = p->out_dtype == 1;
+	inst->count = p->m * p->n;
+	const int64_t kblocks = ceil_div(p->k, GQ_WG_BK);
+	const int64_t tiles = ceil_div(p->m, bm) * ceil_div(p->n, bn);
+	const int64_t min_kblocks = KERN_MIN_SPLIT_KTILES * GQ_MMA_BK / GQ_WG_BK;
+	int64_t splits = 1;
+	if (kp->kind == KERN_SPLIT)
+		splits = kp->splits;
+	else if (2 * tiles < target) {
+		splits = target / tiles;
+		if (splits > kblocks / min_kblocks)
+			splits = kblocks / min_kblocks;
+		if (splits > KERN_MAX_DET_SPLITS)
+			splits = KERN_MAX_DET_SPLITS;
+		if (splits < 1)
+			splits = 1;
+	}
+	if (splits > kblocks)
+		splits = kblocks;
+	w->kb_per_split = (int32_t)ceil_div(kblocks, splits);
+	splits = ceil_div(kblocks, w->kb_per_split);
+	w->splits = (int32_t)splits;
+	inst->splits = (int)splits;
+	inst->wgmma = 1;
+	if (splits == 1)
+		w->mode = GQ_MMA_STORE;
+	else if (kp->kind == KERN_DET) {
+		w->mode = GQ_MMA_SLICES;
+		inst->ws_bytes = (size_t)splits * (size_t)inst->count * sizeof(float);
+	} else {
+		w->mode = GQ_MMA_ATOMIC;
+		if (!w->out_fp32)
+			inst->ws_bytes = (size_t)inst->count * sizeof(float);
+	}
+	return GQ_OK;
+}
+
 static gq_status plan(const kern_program *kp, const gemmq_problem *p, kern_instance *inst,
                       gq_error *err)
 {
+	if (kp->kind != KERN_STREAMK && layout_of(p) == GQ_MMA_LAYOUT_WGRAD)
+		return plan_wgmma(kp, p, inst, err);
 	int bm = block_m_for(p->m);
 	int bn = kp->kind == KERN_SPLIT ? kp->block_n : block_n_for(p->n);
 	if (bm == 128 && bn == 256) {
@@ -359,6 +431,35 @@ static int kern_prepare(void *ctx, const gemmq_problem *p, const gemmq_operands 
 	return 0;
 }
 
+/* The wgmma path of launch_impl: the tensor maps are encoded (when the operands moved) before
+ * anything is enqueued, so no host work falls between the op's launches. */
+static gq_status launch_wgmma(kern_instance *inst, const gemmq_operands *io, cudaStream_t stream,
+                              gq_error *err)
+{
+	gq_wg_params w = inst->wp;
+	w.a = io->a;
+	w.b = io->b;
+	w.out = io->out;
+	w.ws = inst->ws;
+	const char *why = "";
+	if (gq_wg_encode(&w, &inst->maps, &why) != cudaSuccess)
+		return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "%s", why);
+	if (w.mode == GQ_MMA_ATOMIC) {
+		if (w.out_fp32)
+			w.ws = io->out; /* accumulate straight into the FP32 output */
+		GQ_CUDA_CHECK(cudaMemsetAsync(w.ws, 0, (size_t)inst->count * sizeof(float), stream),
+		              err);
+	}
+	GQ_CUDA_CHECK(gq_wg_launch(&w, &inst->maps, stream), err);
+	if (w.mode == GQ_MMA_SLICES)
+		GQ_CUDA_CHECK(gq_mma_reduce_launch(w.ws, inst->splits, inst->count, w.out, w.out_fp32,
+		                                   stream),
+		              err);
+	else if (w.mode == GQ_MMA_ATOMIC && !w.out_fp32)
+		GQ_CUDA_CHECK(gq_mma_reduce_launch(w.ws, 1, inst->count, w.out, 0, stream), err);
+	return GQ_OK;
+}
+
 /* Enqueue the whole op: kernels (and a memset) on stream, nothing else. */
 static gq_status launch_impl(kern_instance *inst, const gemmq_operands *io, cudaStream_t stream,
                              gq_error *err)
@@ -369,6 +470,8 @@ static gq_status launch_impl(kern_instance *inst, const gemmq_operands *io, cuda
 		return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE,
 		                    "operands must be 16-byte aligned (a=%p b=%p out=%p)", io->a,
 		                    io->b, io->out);
+	if (inst->wgmma)
+		return launch_wgmma(inst, io, stream, err);
 	gq_mma_params q = inst->params;
 	q.a = io->a;
 	q.b = io->b;
@@ -418,11 +521,11 @@ static const char *describe(kern_kind kind)
 {
 	switch (kind) {
 	case KERN_DET:
-		return "ours: mma.sync BF16 GEMM, split-K into FP32 slices reduced in a fixed "
-		       "order "
-		       "(deterministic)";
+		return "ours: BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), split-K into FP32 "
+		       "slices reduced in a fixed order (deterministic)";
 	case KERN_SPLIT:
-		return "ours: mma.sync BF16 GEMM, block_n and K splits from the name, splits added "
+		return "ours: BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), block_n and K splits "
+		       "from the name, splits added "
 		       "with FP32 atomics";
 	default:
 		return "ours: mma.sync BF16 GEMM, stream-K over all SMs, split tiles summed in K "
@@ -465,14 +568,16 @@ gq_status gq_kernels_open(const char *name, gemmq_program **out, gq_error *err)
 
 static const gq_program_family families[] = {
     {.pattern = "gemmq:det",
-     .description = "ours (sm_90): mma.sync BF16 GEMM, split-K into FP32 slices reduced in a "
+     .description = "ours (sm_90): BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), split-K into "
+                    "FP32 slices reduced in a "
                     "fixed order; bitwise deterministic",
      .host = 0,
      .deterministic = 1,
      .planted = 0,
      .open = gq_kernels_open},
     {.pattern = "gemmq:split:n<64|128|256>:s<1..4>",
-     .description = "ours (sm_90): mma.sync BF16 GEMM, block_n 64/128/256, 1-4 K splits added "
+     .description = "ours (sm_90): BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), block_n "
+                    "64/128/256, 1-4 K splits added "
                     "with FP32 atomics (s1 stores directly)",
      .host = 0,
      .deterministic = 0,

@@ -1,0 +1,416 @@
+/* gemm_wgmma.cu: the Hopper weight-gradient GEMM, wgmma + TMA (see gemm_wgmma.h).
+ *
+ * Shared memory of a CTA: STAGES stages, each the K-block's A tile then its B tile. A tile of
+ * W columns (W = BM for A, BN for B) is W/64 boxes of [GQ_WG_BK rows × 64 columns], 8 KiB each,
+ * stored one after the other; inside a box, row r (a K index) is 128 bytes at r·128, with the
+ * 16-byte chunks of each row permuted by the 128-byte swizzle (chunk c of row r at c ^ (r % 8)).
+ * That is the canonical MN-major layout of wgmma with 128-byte swizzle: eight rows of 64 columns
+ * form a 1024-byte atom; the next eight rows (K) follow at the stride byte offset, 1024; the next
+ * 64 columns (M or N) at the leading byte offset, one box (GQ_WG_BK·128 bytes). A k16 step is two
+ * atoms, 2048 bytes, so every wgmma starts on an atom.
+ *
+ * Barriers: full[s] completes when the stage's bytes have landed (one arrive with the expected
+ * byte count, by the producer, plus the copies' transaction bytes); empty[s] when every consumer
+ * warp has finished reading it (one arrive per consumer warp). Round r = i / STAGES of K-block i
+ * waits for phase parity r & 1 of full[s], and the producer, before refilling stage s in round r
+ * ≥ 1, for parity (r − 1) & 1 of empty[s].
+ */
+#include "gemm_wgmma.h"
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+#include <cudaTypedefs.h>
+#include <string.h>
+
+#include "gemm_mma.h"
+
+#define GQ_WG_BOX_BYTES (GQ_WG_BK * 128)
+#define GQ_WG_SMEM_TARGET (200 * 1024)
+#define GQ_WG_MAX_STAGES 8
+
+template <int BM, int BN> struct gq_wg_cfg {
+	static constexpr int WN = BN < 128 ? BN : 128;        /* columns of one consumer warpgroup */
+	static constexpr int WG_M = BM / 64, WG_N = BN / WN;  /* consumer warpgroups along M, N */
+	static constexpr int CONSUMERS = WG_M * WG_N;
+	static constexpr int THREADS = CONSUMERS * 128 + 32; /* + the producer warp */
+	static constexpr int A_BYTES = (BM / 64) * GQ_WG_BOX_BYTES;
+	static constexpr int B_BYTES = (BN / 64) * GQ_WG_BOX_BYTES;
+	static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+	static constexpr int STAGES = GQ_WG_SMEM_TARGET / STAGE_BYTES < GQ_WG_MAX_STAGES
+	                                  ? GQ_WG_SMEM_TARGET / STAGE_BYTES
+	                                  : GQ_WG_MAX_STAGES;
+	static constexpr size_t SMEM = (size_t)STAGES * STAGE_BYTES + 1024; /* + alignment slack */
+	static_assert(CONSUMERS >= 1 && CONSUMERS <= 2, "one or two consumer warpgroups");
+	static_assert(STAGES >= 2, "at least two stages");
+};
+
+__device__ __forceinline__ uint32_t gq_wg_smem_addr(const void *p)
+{
+	return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void gq_wg_bar_init(uint64_t *bar, uint32_t count)
+{
+	asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(gq_wg_smem_addr(bar)),
+	             "r"(count)
+	             : "memory");
+}
+
+__device__ __forceinline__ void gq_wg_bar_expect_tx(uint64_t *bar, uint32_t bytes)
+{
+	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+	                 gq_wg_smem_addr(bar)),
+	             "r"(bytes)
+	             : "memory");
+}
+
+__device__ __forceinline__ void gq_wg_bar_arrive(uint64_t *bar)
+{
+	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(gq_wg_smem_addr(bar))
+	             : "memory");
+}
+
+__device__ __forceinline__ void gq_wg_bar_wait(uint64_t *bar, uint32_t parity)
+{
+	const uint32_t addr = gq_wg_smem_addr(bar);
+	uint32_t done = 0;
+	while (!done)
+		asm volatile("{\n.reg .pred p;\n"
+		             "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+		             "selp.u32 %0, 1, 0, p;\n}\n"
+		             : "=r"(done)
+		             : "r"(addr), "r"(parity)
+		             : "memory");
+}
+
+/* Load the box at (column c0, row c1) of the tensor map into dst, completing on bar. Rows and
+ * columns outside the tensor arrive as zeros. */
+__device__ __forceinline__ void gq_wg_tma_load(void *dst, const void *map, int32_t c0, int32_t c1,
+                                               uint64_t *bar)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+	             "[%0], [%1, {%2, %3}], [%4];" ::"r"(gq_wg_smem_addr(dst)),
+	             "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1),
+	             "r"(gq_wg_smem_addr(bar))
+	             : "memory");
+}
+
+/* The shared memory descriptor of an MN-major operand at smem address addr (see the top). */
+__device__ __forceinline__ uint64_t gq_wg_desc(uint32_t addr)
+{
+	const uint64_t lbo = GQ_WG_BOX_BYTES, sbo = 1024;
+	return (uint64_t)((addr & 0x3FFFF) >> 4) | (((lbo & 0x3FFFF) >> 4) << 16) |
+	       (((sbo & 0x3FFFF) >> 4) << 32) | (1ull << 62); /* layout type 1: 128-byte swizzle */
+}
+
+__device__ __forceinline__ void gq_wg_fence()
+{
+	asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void gq_wg_commit()
+{
+	asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void gq_wg_wait_all()
+{
+	asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+}
+
+/* Keep the compiler from moving accesses of an accumulator across the asynchronous wgmma. */
+template <int R> __device__ __forceinline__ void gq_wg_fence_regs(float (&d)[R])
+{
+#pragma unroll
+	for (int i = 0; i < R; i++)
+		asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/* D (+)= A·B for one k16 step, m64nNk16, BF16 in, FP32 accumulators, both operands MN-major
+ * (imm-trans-a = imm-trans-b = 1); scale_d 0 overwrites D. */
+__device__ __forceinline__ void gq_wg_mma_n64(float (&d)[32], uint64_t da, uint64_t db, int scale_d)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+	             "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
+	             "%0, %1, %2, %3, %4, %5, %6, %7, "
+	             "%8, %9, %10, %11, %12, %13, %14, %15, "
+	             "%16, %17, %18, %19, %20, %21, %22, %23, "
+	             "%24, %25, %26, %27, %28, %29, %30, %31"
+	             "}, %32, %33, p, 1, 1, 1, 1;\n}\n"
+	             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+	               "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+	               "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+	               "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+	             : "l"(da), "l"(db), "r"(scale_d));
+}
+
+__device__ __forceinline__ void gq_wg_mma_n128(float (&d)[64], uint64_t da, uint64_t db, int scale_d)
+{
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+	             "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
+	             "%0, %1, %2, %3, %4, %5, %6, %7, "
+	             "%8, %9, %10, %11, %12, %13, %14, %15, "
+	             "%16, %17, %18, %19, %20, %21, %22, %23, "
+	             "%24, %25, %26, %27, %28, %29, %30, %31, "
+	             "%32, %33, %34, %35, %36, %37, %38, %39, "
+	             "%40, %41, %42, %43, %44, %45, %46, %47, "
+	             "%48, %49, %50, %51, %52, %53, %54, %55, "
+	             "%56, %57, %58, %59, %60, %61, %62, %63"
+	             "}, %64, %65, p, 1, 1, 1, 1;\n}\n"
+	             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+	               "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+	               "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+	               "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+	               "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+	               "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+	               "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+	               "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+	             : "l"(da), "l"(db), "r"(scale_d));
+}
+
+template <int WN> __device__ __forceinline__ void gq_wg_mma(float (&d)[WN / 2], uint64_t da,
+                                                           uint64_t db, int scale_d);
+template <> __device__ __forceinline__ void gq_wg_mma<64>(float (&d)[32], uint64_t da, uint64_t db,
+                                                          int scale_d)
+{
+	gq_wg_mma_n64(d, da, db, scale_d);
+}
+template <> __device__ __forceinline__ void gq_wg_mma<128>(float (&d)[64], uint64_t da,
+                                                           uint64_t db, int scale_d)
+{
+	gq_wg_mma_n128(d, da, db, scale_d);
+}
+
+template <int BM, int BN>
+__global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, 1)
+    gq_wg_kernel(const __grid_constant__ CUtensorMap map_a,
+                 const __grid_constant__ CUtensorMap map_b, const gq_wg_params p)
+{
+	using C = gq_wg_cfg<BM, BN>;
+	constexpr int WN = C::WN;
+	extern __shared__ unsigned char gq_wg_smem_raw[];
+	__shared__ __align__(8) uint64_t full[C::STAGES], empty[C::STAGES];
+	unsigned char *smem = reinterpret_cast<unsigned char *>(
+	    (reinterpret_cast<uintptr_t>(gq_wg_smem_raw) + 1023) & ~(uintptr_t)1023);
+
+	const int tid = threadIdx.x;
+	const int64_t kblocks = (p.k + GQ_WG_BK - 1) / GQ_WG_BK;
+	const int64_t kb0 = (int64_t)blockIdx.z * p.kb_per_split;
+	int64_t nkb = kblocks - kb0;
+	if (nkb > p.kb_per_split)
+		nkb = p.kb_per_split;
+	if (nkb < 0)
+		nkb = 0;
+	const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
+
+	if (tid == 0) {
+		for (int s = 0; s < C::STAGES; s++) {
+			gq_wg_bar_init(&full[s], 1);
+			gq_wg_bar_init(&empty[s], C::CONSUMERS * 4);
+		}
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+	}
+	__syncthreads();
+
+	if (tid >= C::CONSUMERS * 128) { /* the producer warp */
+		if (tid == C::CONSUMERS * 128) {
+			for (int64_t i = 0; i < nkb; i++) {
+				const int s = (int)(i % C::STAGES);
+				const int64_t r = i / C::STAGES;
+				if (r >= 1)
+					gq_wg_bar_wait(&empty[s], (uint32_t)((r - 1) & 1));
+				unsigned char *a = smem + (size_t)s * C::STAGE_BYTES;
+				unsigned char *b = a + C::A_BYTES;
+				gq_wg_bar_expect_tx(&full[s], C::STAGE_BYTES);
+				const int32_t row = (int32_t)((kb0 + i) * GQ_WG_BK);
+#pragma unroll
+				for (int c = 0; c < BM / 64; c++)
+					gq_wg_tma_load(a + c * GQ_WG_BOX_BYTES, &map_a, m0 + 64 * c, row,
+					               &full[s]);
+#pragma unroll
+				for (int c = 0; c < BN / 64; c++)
+					gq_wg_tma_load(b + c * GQ_WG_BOX_BYTES, &map_b, n0 + 64 * c, row,
+					               &full[s]);
+			}
+		}
+		return;
+	}
+
+	/* a consumer warpgroup: rows [64·wm, 64·wm + 64), columns [WN·wn, WN·wn + WN) of the tile */
+	const int wg = tid / 128, wm = wg / C::WG_N, wn = wg % C::WG_N;
+	float acc[WN / 2], sum[WN / 2];
+#pragma unroll
+	for (int i = 0; i < WN / 2; i++)
+		acc[i] = 0.f, sum[i] = 0.f;
+
+	for (int64_t i = 0; i < nkb; i++) {
+		const int s = (int)(i % C::STAGES);
+		gq_wg_bar_wait(&full[s], (uint32_t)((i / C::STAGES) & 1));
+		const unsigned char *a = smem + (size_t)s * C::STAGE_BYTES + wm * GQ_WG_BOX_BYTES;
+		const unsigned char *b =
+		    smem + (size_t)s * C::STAGE_BYTES + C::A_BYTES + (wn * WN / 64) * GQ_WG_BOX_BYTES;
+		const uint32_t a_addr = gq_wg_smem_addr(a), b_addr = gq_wg_smem_addr(b);
+		const int fresh = (i % GQ_WG_CHUNK_KBLOCKS) == 0;
+		gq_wg_fence_regs(acc);
+		gq_wg_fence();
+#pragma unroll
+		for (int kk = 0; kk < GQ_WG_BK / 16; kk++)
+			gq_wg_mma<WN>(acc, gq_wg_desc(a_addr + kk * 2048), gq_wg_desc(b_addr + kk * 2048),
+			              (fresh && kk == 0) ? 0 : 1);
+		gq_wg_commit();
+		gq_wg_wait_all();
+		gq_wg_fence_regs(acc);
+		__syncwarp();
+		if ((tid & 31) == 0)
+			gq_wg_bar_arrive(&empty[s]);
+		if ((i % GQ_WG_CHUNK_KBLOCKS) == GQ_WG_CHUNK_KBLOCKS - 1 || i == nkb - 1) {
+#pragma unroll
+			for (int j = 0; j < WN / 2; j++)
+				sum[j] = __fadd_rn(sum[j], acc[j]);
+		}
+	}
+
+	/* Epilogue. Accumulator j of lane l in warp w (of the warpgroup) is row 16w + l/4 + 8·((j/2)
+	 * % 2), column 8·(j/4) + 2·(l % 4) + j % 2: pairs (j, j + 1) are adjacent columns. */
+	const int warp = (tid % 128) / 32, lane = tid & 31;
+	const int64_t row0 = (int64_t)m0 + 64 * wm + 16 * warp + lane / 4;
+	const int64_t col0 = (int64_t)n0 + WN * wn + 2 * (lane % 4);
+#pragma unroll
+	for (int j = 0; j < WN / 2; j += 2) {
+		const int64_t row = row0 + 8 * ((j >> 1) & 1), col = col0 + 8 * (j >> 2);
+		if (row >= p.m || col >= p.n) /* N is a multiple of 8: col < N means col + 1 < N */
+			continue;
+		const int64_t at = row * p.n + col;
+		const float2 v = make_float2(sum[j], sum[j + 1]);
+		if (p.mode == GQ_MMA_ATOMIC) {
+			atomicAdd(reinterpret_cast<float2 *>(p.ws + at), v);
+		} else if (p.mode == GQ_MMA_SLICES) {
+			*reinterpret_cast<float2 *>(p.ws + (int64_t)blockIdx.z * p.m * p.n + at) = v;
+		} else if (p.out_fp32) {
+			*reinterpret_cast<float2 *>(static_cast<float *>(p.out) + at) = v;
+		} else {
+			*reinterpret_cast<__nv_bfloat162 *>(static_cast<__nv_bfloat16 *>(p.out) + at) =
+			    __floats2bfloat162_rn(v.x, v.y);
+		}
+	}
+}
+
+typedef struct gq_wg_entry {
+	int bm, bn, threads;
+	size_t smem;
+	const void *func;
+} gq_wg_entry;
+
+#define GQ_WG_ENTRY(BM, BN)                                                                        \
+	{BM, BN, gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::SMEM,                              \
+	 reinterpret_cast<const void *>(&gq_wg_kernel<BM, BN>)}
+
+static const gq_wg_entry *gq_wg_find(int bm, int bn)
+{
+	static const gq_wg_entry table[] = {GQ_WG_ENTRY(64, 64), GQ_WG_ENTRY(64, 128),
+	                                    GQ_WG_ENTRY(64, 256), GQ_WG_ENTRY(128, 64),
+	                                    GQ_WG_ENTRY(128, 128)};
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (table[i].bm == bm && table[i].bn == bn)
+			return &table[i];
+	return NULL;
+}
+
+extern "C" int gq_wg_tile_supported(int bm, int bn)
+{
+	return gq_wg_find(bm, bn) != NULL;
+}
+
+extern "C" cudaError_t gq_wg_setup(int bm, int bn, int *threads, size_t *smem_bytes,
+                                   int *ctas_per_sm)
+{
+	const gq_wg_entry *k = gq_wg_find(bm, bn);
+	if (!k)
+		return cudaErrorInvalidValue;
+	cudaError_t e =
+	    cudaFuncSetAttribute(k->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)k->smem);
+	if (e != cudaSuccess)
+		return e;
+	*threads = k->threads;
+	*smem_bytes = k->smem;
+	return cudaOccupancyMaxActiveBlocksPerMultiprocessor(ctas_per_sm, k->func, k->threads,
+	                                                     k->smem);
+}
+
+/* cuTensorMapEncodeTiled from the driver, looked up once (the runtime is linked statically and
+ * the driver library is not linked at all). */
+static PFN_cuTensorMapEncodeTiled_v12000 gq_wg_encoder(void)
+{
+	static PFN_cuTensorMapEncodeTiled_v12000 fn = NULL;
+	if (!fn) {
+		void *f = NULL;
+		cudaDriverEntryPointQueryResult q;
+		if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000,
+		                                     cudaEnableDefault, &q) == cudaSuccess &&
+		    q == cudaDriverEntryPointSuccess)
+			fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
+	}
+	return fn;
+}
+
+/* A [rows × cols] row-major BF16 tensor in boxes of [GQ_WG_BK rows × 64 columns]. */
+static CUresult gq_wg_encode_one(PFN_cuTensorMapEncodeTiled_v12000 enc, CUtensorMap *map,
+                                 const void *base, int64_t rows, int64_t cols)
+{
+	cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
+	cuuint64_t strides[1] = {(cuuint64_t)cols * 2};
+	cuuint32_t box[2] = {64, GQ_WG_BK};
+	cuuint32_t elem[2] = {1, 1};
+	return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void *>(base), dims, strides,
+	           box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+	           CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
+static_assert(sizeof(CUtensorMap) == GQ_WG_TENSOR_MAP_SIZE, "CUtensorMap is 128 bytes");
+
+extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, const char **why)
+{
+	if (maps->for_a == p->a && maps->for_b == p->b && maps->m == p->m && maps->n == p->n &&
+	    maps->k == p->k && maps->bm == p->bm && maps->bn == p->bn)
+		return cudaSuccess;
+	PFN_cuTensorMapEncodeTiled_v12000 enc = gq_wg_encoder();
+	if (!enc) {
+		*why = "the driver has no cuTensorMapEncodeTiled";
+		return cudaErrorInvalidValue;
+	}
+	maps->for_a = maps->for_b = NULL;
+	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->a), p->a, p->k, p->m) !=
+	    CUDA_SUCCESS) {
+		*why = "cuTensorMapEncodeTiled refused the map of A (g)";
+		return cudaErrorInvalidValue;
+	}
+	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->b), p->b, p->k, p->n) !=
+	    CUDA_SUCCESS) {
+		*why = "cuTensorMapEncodeTiled refused the map of B (x)";
+		return cudaErrorInvalidValue;
+	}
+	maps->for_a = p->a, maps->for_b = p->b;
+	maps->m = p->m, maps->n = p->n, maps->k = p->k;
+	maps->bm = p->bm, maps->bn = p->bn;
+	return cudaSuccess;
+}
+
+extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *maps,
+                                    cudaStream_t stream)
+{
+	const gq_wg_entry *k = gq_wg_find(p->bm, p->bn);
+	if (!k)
+		return cudaErrorInvalidValue;
+	const dim3 grid((unsigned)((p->m + p->bm - 1) / p->bm), (unsigned)((p->n + p->bn - 1) / p->bn),
+	                (unsigned)p->splits);
+	CUtensorMap map_a, map_b;
+	memcpy(&map_a, maps->a, sizeof(map_a));
+	memcpy(&map_b, maps->b, sizeof(map_b));
+	gq_wg_params params = *p;
+	void *args[] = {&map_a, &map_b, &params};
+	cudaError_t e = cudaLaunchKernel(k->func, grid, dim3((unsigned)k->threads), args, k->smem,
+	                                 stream);
+	if (e != cudaSuccess)
+		return e;
+	return cudaGetLastError();
+}

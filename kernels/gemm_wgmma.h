@@ -1,0 +1,86 @@
+/* gemm_wgmma.h: the Hopper weight-gradient GEMM (wgmma + TMA) behind gemmq:det and gemmq:split
+ * for wgrad and router_wgrad, as a C interface between kernels.c and gemm_wgmma.cu.
+ *
+ * out[M,N] = Aᵀ·B with A stored [K,M] (g) and B stored [K,N] (x), both MN-major, K = T the outer
+ * dimension; BF16 in, FP32 accumulation, row-major FP32 or BF16 out. M and N must be multiples
+ * of 8 and the pointers 16-byte aligned (the tensor maps' row strides must be multiples of 16
+ * bytes); any K ≥ 1 works: the tensor copies fill rows past K (and columns past M or N) with
+ * zeros.
+ *
+ * A CTA computes a BM×BN tile over its share of the K-blocks of GQ_WG_BK rows: one producer warp
+ * loads each K-block's A and B tiles with cp.async.bulk.tensor (128-byte swizzle, 64 columns per
+ * box) into a ring of stages guarded by mbarriers; one or two consumer warpgroups each own a
+ * 64×WN part of the tile (WN = min(BN, 128)) and multiply with wgmma.mma_async m64nWNk16, both
+ * operands MN-major from shared memory. Accumulation is two-level, as in gemm_mma.h: the tensor
+ * cores accumulate GQ_WG_CHUNK_KBLOCKS K-blocks (256 of K) into fresh registers (scale-d 0 on the
+ * first wgmma of a chunk), which are then added into the FP32 running sums with round-to-nearest
+ * adds; the tensor cores' truncating accumulation would otherwise grow with K.
+ *
+ * Tiles (BM, BN): (64, 64), (64, 128), (64, 256), (128, 64), (128, 128). With BM = 128 two
+ * consumer warpgroups split M; with (64, 256) they split N. 128×256 is not compiled: each
+ * consumer thread holds 2·WN/2 FP32 values, and four consumer warpgroups would not fit in the
+ * register file.
+ *
+ * Grid (m_tiles, n_tiles, splits): the M tiles of one N tile run side by side and share its B
+ * rows in L2. Split z owns K-blocks [z·kb_per_split, min((z+1)·kb_per_split, kblocks)). Modes
+ * as in gemm_mma.h: GQ_MMA_STORE (round and store to out), GQ_MMA_SLICES (ws[z][M][N]),
+ * GQ_MMA_ATOMIC (FP32 atomic adds into ws, zeroed by the caller).
+ */
+#ifndef GQ_GEMM_WGMMA_H
+#define GQ_GEMM_WGMMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+#define GQ_WG_ALIGN64 alignas(64)
+extern "C" {
+#else
+#define GQ_WG_ALIGN64 _Alignas(64)
+#endif
+
+#define GQ_WG_BK             64 /* K rows per K-block */
+#define GQ_WG_CHUNK_KBLOCKS  4  /* K-blocks per tensor-core accumulation chunk (256 of K) */
+#define GQ_WG_TENSOR_MAP_SIZE 128
+
+typedef struct gq_wg_params {
+	const uint16_t *a, *b; /* BF16 bits: A [K,M], B [K,N] */
+	void *out;             /* [M,N], FP32 or BF16 */
+	float *ws;             /* GQ_MMA_SLICES, GQ_MMA_ATOMIC */
+	int64_t m, n, k;
+	int32_t bm, bn;
+	int32_t splits, kb_per_split;
+	int32_t mode;     /* gq_mma_mode: STORE, SLICES or ATOMIC */
+	int32_t out_fp32; /* 1: out is FP32 */
+} gq_wg_params;
+
+/* The two tensor maps of a launch (CUtensorMap, opaque here), encoded for a and b. */
+typedef struct gq_wg_maps {
+	GQ_WG_ALIGN64 unsigned char a[GQ_WG_TENSOR_MAP_SIZE];
+	GQ_WG_ALIGN64 unsigned char b[GQ_WG_TENSOR_MAP_SIZE];
+	const void *for_a, *for_b; /* the pointers they were encoded for */
+	int64_t m, n, k;
+	int32_t bm, bn;
+} gq_wg_maps;
+
+/* 1 when (bm, bn) is compiled. */
+int gq_wg_tile_supported(int bm, int bn);
+
+/* Allow the (bm, bn) kernel its shared memory; its block size and shared memory bytes, and how
+ * many of its CTAs fit on one SM. cudaErrorInvalidValue for a tile that is not compiled. */
+cudaError_t gq_wg_setup(int bm, int bn, int *threads, size_t *smem_bytes, int *ctas_per_sm);
+
+/* Encode the tensor maps of p's a and b into maps, unless maps already holds them (same
+ * pointers and shape). Returns cudaSuccess, or cudaErrorInvalidValue with *why set when the
+ * driver refuses the maps (or lacks cuTensorMapEncodeTiled). */
+cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, const char **why);
+
+/* Enqueue the GEMM kernel of p's tile with grid (m_tiles, n_tiles, splits). */
+cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *maps, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
