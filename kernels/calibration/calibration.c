@@ -10,7 +10,6 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +22,7 @@
 #include "spin.h"
 
 #define CAL_WRONG_FRACTION 0.05
-#define CAL_NAN_PERIOD     20 /* cal:nan: one launch in this many */
+#define CAL_NAN_PERIOD     20 /* cal:nan: one launch in this many, per instance */
 #define CAL_GPU_WARMUP     3
 #define CAL_GPU_SAMPLES    21
 
@@ -52,7 +51,6 @@ typedef struct cal_program {
 	cal_kind kind;
 	uint64_t param;                /* slow's pct, wrong's seed */
 	int host;                      /* the base runs on the host backend */
-	atomic_uint_fast64_t launches; /* cal:nan's launch count */
 	char name[256];
 	char description[512];
 } cal_program;
@@ -62,6 +60,7 @@ typedef struct cal_instance {
 	void *inner;
 	gemmq_problem p;
 	int64_t spin_ns; /* cal:slow on the GPU: the spin kernel's design */
+	uint64_t launches; /* cal:nan: launches of this instance */
 } cal_instance;
 
 /* Parse name: its kind, parameter and the offset of its base name. GQ_OK or GQ_ERR_INPUT. */
@@ -160,6 +159,11 @@ static int gpu_median_ns(cal_instance *inst, const gemmq_operands *io, int64_t s
 			c = (cudaError_t)gq_spin_launch(spin_ns, stream);
 		if (c == cudaSuccess && r == 0 && timed >= 0)
 			c = cudaEventRecord(ev[2 * timed + 1], stream);
+		/* One sample at a time, as the timing engine runs its iterations: back to back, the
+		 * next launch's CTAs would fill the SMs the previous one's tail leaves idle, and a
+		 * spin between them would cost more than its own length. */
+		if (c == cudaSuccess && r == 0)
+			c = cudaStreamSynchronize(stream);
 	}
 	if (c == cudaSuccess && r == 0)
 		c = cudaStreamSynchronize(stream);
@@ -329,7 +333,7 @@ static int cal_launch(void *instance, const gemmq_operands *io, void *stream, ch
 	case CAL_UNWRITTEN:
 		return poison(inst, io->out, 0, stream, msg, msg_size);
 	case CAL_NAN:
-		if (atomic_fetch_add(&cp->launches, 1) % CAL_NAN_PERIOD == CAL_NAN_PERIOD - 1)
+		if (inst->launches++ % CAL_NAN_PERIOD == CAL_NAN_PERIOD - 1)
 			return poison(inst, io->out, middle, stream, msg, msg_size);
 		return 0;
 	default:
@@ -390,7 +394,6 @@ gq_status gq_calibration_open(const char *name, gemmq_program **out, gq_error *e
 		flags |= GEMMQ_PROGRAM_PLANTED;
 	cp->kind = kind;
 	cp->param = param;
-	atomic_init(&cp->launches, 0);
 	snprintf(cp->name, sizeof(cp->name), "%s", name);
 	snprintf(cp->description, sizeof(cp->description), "calibration: %s (%s)", what[kind],
 	         cp->inner->name);

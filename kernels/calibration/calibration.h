@@ -28,10 +28,12 @@
  *                            (a NaN in BF16 and FP32), the fill gemmq puts in the output before
  *                            every rerun: as if the element were never written (expected:
  *                            inaccurate).
- *   cal:nan:<base>           the base, except that every 20th launch of the program in a process
- *                            (launch counts 19, 39, … from 0, over all its instances) writes a NaN
- *                            into output element M·N/2: one rerun in 20 (expected: inaccurate
- *                            whenever a point's seeds × reruns reach 20).
+ *   cal:nan:<base>           the base, except that every 20th launch of an instance (launch
+ *                            counts 19, 39, … from 0; gemmq prepares one instance per point and
+ *                            seed) writes a NaN into output element M·N/2: rerun 19 of every seed
+ *                            (expected: inaccurate whenever reruns reach 20). Counting per instance
+ *                            keeps the rerun it lands on independent of how the accuracy engine
+ *                            interleaves points and seeds.
  *
  * Wrappers declare the base's flags (deterministic, host), plus PLANTED for wrong, unwritten and
  * nan; nondet and nan never declare themselves deterministic (a declared-deterministic program
