@@ -26,19 +26,27 @@
 #include "gemm_mma.h"
 
 #define GQ_WG_BOX_BYTES (GQ_WG_BK * 128)
-#define GQ_WG_SMEM_TARGET (200 * 1024)
 #define GQ_WG_MAX_STAGES 8
 
+/* A tile's shape on the SM. A consumer warpgroup owns 64 × WN of the tile: WN = 64 keeps a
+ * thread's accumulators and sums at 2 × 32 registers (86 in all), so two or three CTAs share an
+ * SM; WN = 128 needs about 150 and one CTA per SM. Several CTAs per SM matter on the memory-bound
+ * points: a grid of a few hundred CTAs is then resident at once and shares HBM evenly instead of
+ * running a second, partly empty wave. The ring of stages takes the shared memory of its CTAs'
+ * share of the SM. */
 template <int BM, int BN> struct gq_wg_cfg {
-	static constexpr int WN = BN < 128 ? BN : 128;        /* columns of one consumer warpgroup */
+	static constexpr int WN = (BN == 64 || (BM == 64 && BN == 128)) ? 64 : 128;
 	static constexpr int WG_M = BM / 64, WG_N = BN / WN;  /* consumer warpgroups along M, N */
 	static constexpr int CONSUMERS = WG_M * WG_N;
 	static constexpr int THREADS = CONSUMERS * 128 + 32; /* + the producer warp */
+	static constexpr int CTAS_PER_SM = WN == 128 ? 1 : (CONSUMERS == 1 ? 3 : 2);
+	static constexpr int SMEM_TARGET =
+	    CTAS_PER_SM == 1 ? 200 * 1024 : (CTAS_PER_SM == 2 ? 110 * 1024 : 72 * 1024);
 	static constexpr int A_BYTES = (BM / 64) * GQ_WG_BOX_BYTES;
 	static constexpr int B_BYTES = (BN / 64) * GQ_WG_BOX_BYTES;
 	static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
-	static constexpr int STAGES = GQ_WG_SMEM_TARGET / STAGE_BYTES < GQ_WG_MAX_STAGES
-	                                  ? GQ_WG_SMEM_TARGET / STAGE_BYTES
+	static constexpr int STAGES = SMEM_TARGET / STAGE_BYTES < GQ_WG_MAX_STAGES
+	                                  ? SMEM_TARGET / STAGE_BYTES
 	                                  : GQ_WG_MAX_STAGES;
 	static constexpr size_t SMEM = (size_t)STAGES * STAGE_BYTES + 1024; /* + alignment slack */
 	static_assert(CONSUMERS >= 1 && CONSUMERS <= 2, "one or two consumer warpgroups");
@@ -87,13 +95,32 @@ __device__ __forceinline__ void gq_wg_bar_wait(uint64_t *bar, uint32_t parity)
 /* Load the box at (column c0, row c1) of the tensor map into dst, completing on bar. Rows and
  * columns outside the tensor arrive as zeros. */
 __device__ __forceinline__ void gq_wg_tma_load(void *dst, const void *map, int32_t c0, int32_t c1,
-                                               uint64_t *bar)
+                                               uint64_t *bar, uint64_t policy)
 {
-	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
-	             "[%0], [%1, {%2, %3}], [%4];" ::"r"(gq_wg_smem_addr(dst)),
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+	             ".L2::cache_hint [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(gq_wg_smem_addr(dst)),
 	             "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1),
-	             "r"(gq_wg_smem_addr(bar))
+	             "r"(gq_wg_smem_addr(bar)), "l"(policy)
 	             : "memory");
+}
+
+__device__ __forceinline__ uint64_t gq_wg_policy_evict_first()
+{
+	uint64_t p;
+	asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+	return p;
+}
+__device__ __forceinline__ uint64_t gq_wg_policy_evict_last()
+{
+	uint64_t p;
+	asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+	return p;
+}
+
+/* Barrier 1 over the consumer warpgroups only (the producer warp has left). */
+__device__ __forceinline__ void gq_wg_consumers_sync(int threads)
+{
+	asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory");
 }
 
 /* The shared memory descriptor of an MN-major operand at smem address addr (see the top). */
@@ -180,8 +207,55 @@ template <> __device__ __forceinline__ void gq_wg_mma<128>(float (&d)[64], uint6
 	gq_wg_mma_n128(d, da, db, scale_d);
 }
 
+/* The end of a split tile with BF16 out (see gemm_wgmma.h, counters): every consumer thread makes
+ * its atomic adds visible device-wide, then one thread counts the tile's arrivals; the CTA that
+ * arrives last reads the tile's FP32 sums from L2 (ld.global.cg: never a stale L1 line), all of
+ * its share at once so that the reads overlap, rounds them to BF16 into out and sets the counter
+ * back to zero for the next launch. */
+template <int BM, int BN, int THREADS>
+__device__ __forceinline__ void gq_wg_finish_tile(const gq_wg_params &p, int m0, int n0)
+{
+	constexpr int QUADS = BM * BN / 4 / THREADS; /* float4s per thread, row by row */
+	static_assert(BM * BN / 4 % THREADS == 0, "the tile divides among the threads");
+	__shared__ int last;
+	const int tid = threadIdx.x;
+	int32_t *counter = p.counters + (int64_t)blockIdx.y * gridDim.x + blockIdx.x;
+	__threadfence();
+	gq_wg_consumers_sync(THREADS);
+	if (tid == 0) {
+		last = atomicAdd(counter, 1) == p.splits - 1;
+		if (last)
+			*counter = 0;
+	}
+	gq_wg_consumers_sync(THREADS);
+	if (!last)
+		return;
+	__threadfence();
+	float4 v[QUADS];
+#pragma unroll
+	for (int j = 0; j < QUADS; j++) {
+		const int q = tid + j * THREADS;
+		const int64_t row = m0 + (q * 4) / BN, col = n0 + (q * 4) % BN;
+		/* N is a multiple of 8: a quad is wholly inside or wholly outside */
+		v[j] = row < p.m && col < p.n
+		           ? __ldcg(reinterpret_cast<const float4 *>(p.ws + row * p.n + col))
+		           : make_float4(0.f, 0.f, 0.f, 0.f);
+	}
+#pragma unroll
+	for (int j = 0; j < QUADS; j++) {
+		const int q = tid + j * THREADS;
+		const int64_t row = m0 + (q * 4) / BN, col = n0 + (q * 4) % BN;
+		if (row >= p.m || col >= p.n)
+			continue;
+		__nv_bfloat162 *o = reinterpret_cast<__nv_bfloat162 *>(
+		    static_cast<__nv_bfloat16 *>(p.out) + row * p.n + col);
+		o[0] = __floats2bfloat162_rn(v[j].x, v[j].y);
+		o[1] = __floats2bfloat162_rn(v[j].z, v[j].w);
+	}
+}
+
 template <int BM, int BN>
-__global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, 1)
+__global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::CTAS_PER_SM)
     gq_wg_kernel(const __grid_constant__ CUtensorMap map_a,
                  const __grid_constant__ CUtensorMap map_b, const gq_wg_params p)
 {
@@ -214,6 +288,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, 1)
 
 	if (tid >= C::CONSUMERS * 128) { /* the producer warp */
 		if (tid == C::CONSUMERS * 128) {
+			const uint64_t keep = gq_wg_policy_evict_last(), stream = gq_wg_policy_evict_first();
 			for (int64_t i = 0; i < nkb; i++) {
 				const int s = (int)(i % C::STAGES);
 				const int64_t r = i / C::STAGES;
@@ -226,11 +301,11 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, 1)
 #pragma unroll
 				for (int c = 0; c < BM / 64; c++)
 					gq_wg_tma_load(a + c * GQ_WG_BOX_BYTES, &map_a, m0 + 64 * c, row,
-					               &full[s]);
+					               &full[s], keep);
 #pragma unroll
 				for (int c = 0; c < BN / 64; c++)
 					gq_wg_tma_load(b + c * GQ_WG_BOX_BYTES, &map_b, n0 + 64 * c, row,
-					               &full[s]);
+					               &full[s], stream);
 			}
 		}
 		return;
@@ -293,6 +368,8 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, 1)
 			    __floats2bfloat162_rn(v.x, v.y);
 		}
 	}
+	if (p.counters && p.mode == GQ_MMA_ATOMIC && !p.out_fp32)
+		gq_wg_finish_tile<BM, BN, C::CONSUMERS * 128>(p, m0, n0);
 }
 
 typedef struct gq_wg_entry {

@@ -10,21 +10,26 @@
  * A CTA computes a BM×BN tile over its share of the K-blocks of GQ_WG_BK rows: one producer warp
  * loads each K-block's A and B tiles with cp.async.bulk.tensor (128-byte swizzle, 64 columns per
  * box) into a ring of stages guarded by mbarriers; one or two consumer warpgroups each own a
- * 64×WN part of the tile (WN = min(BN, 128)) and multiply with wgmma.mma_async m64nWNk16, both
+ * 64×WN part of the tile (WN = 64 for 64×64, 64×128 and 128×64, which then fit two or three CTAs
+ * on an SM; else 128) and multiply with wgmma.mma_async m64nWNk16, both
  * operands MN-major from shared memory. Accumulation is two-level, as in gemm_mma.h: the tensor
  * cores accumulate GQ_WG_CHUNK_KBLOCKS K-blocks (256 of K) into fresh registers (scale-d 0 on the
  * first wgmma of a chunk), which are then added into the FP32 running sums with round-to-nearest
  * adds; the tensor cores' truncating accumulation would otherwise grow with K.
  *
  * Tiles (BM, BN): (64, 64), (64, 128), (64, 256), (128, 64), (128, 128). With BM = 128 two
- * consumer warpgroups split M; with (64, 256) they split N. 128×256 is not compiled: each
- * consumer thread holds 2·WN/2 FP32 values, and four consumer warpgroups would not fit in the
- * register file.
+ * consumer warpgroups split M; with (64, 128) and (64, 256) they split N. 128×256 is not
+ * compiled: each consumer thread holds 2·WN/2 FP32 values, and four consumer warpgroups of WN =
+ * 128 would not fit in the register file.
  *
  * Grid (m_tiles, n_tiles, splits): the M tiles of one N tile run side by side and share its B
  * rows in L2. Split z owns K-blocks [z·kb_per_split, min((z+1)·kb_per_split, kblocks)). Modes
- * as in gemm_mma.h: GQ_MMA_STORE (round and store to out), GQ_MMA_SLICES (ws[z][M][N]),
- * GQ_MMA_ATOMIC (FP32 atomic adds into ws, zeroed by the caller).
+ * as in gemm_mma.h: GQ_MMA_STORE (round and store to out), GQ_MMA_SLICES (ws[z][M][N], summed
+ * by gq_mma_reduce_launch), GQ_MMA_ATOMIC (FP32 atomic adds into ws, zeroed by the caller; with
+ * BF16 out the tile's last CTA rounds ws into out).
+ *
+ * Loads carry L2 hints: x (B), read once, is evicted first; g (A), read again by the CTAs of
+ * every N tile, last.
  */
 #ifndef GQ_GEMM_WGMMA_H
 #define GQ_GEMM_WGMMA_H
@@ -54,6 +59,11 @@ typedef struct gq_wg_params {
 	int32_t splits, kb_per_split;
 	int32_t mode;     /* gq_mma_mode: STORE, SLICES or ATOMIC */
 	int32_t out_fp32; /* 1: out is FP32 */
+	/* ATOMIC with BF16 out: one counter per tile (zero before the first launch; the kernel
+	 * leaves them zero). The CTA that brings a tile's count to `splits` reads the tile's FP32
+	 * sums and stores them rounded to out, so no conversion kernel runs after the GEMM. (SLICES
+	 * keeps gq_mma_reduce_launch: one CTA summing many slices would lengthen the tail.) */
+	int32_t *counters;
 } gq_wg_params;
 
 /* The two tensor maps of a launch (CUtensorMap, opaque here), encoded for a and b. */
