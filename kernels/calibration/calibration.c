@@ -138,20 +138,30 @@ static double median(double *v, int n)
 
 /* GPU: the median over CAL_GPU_SAMPLES of the time (ns, CUDA events) of the base's launch
  * followed by a spin of spin_ns (none when spin_ns < 0), after CAL_GPU_WARMUP untimed ones, on a
- * stream of its own. Returns 0 or a gq_status with msg. */
+ * stream of its own, each after a flush of twice the L2 (a memset) and on an idle GPU. Returns 0 or a gq_status with msg. */
 static int gpu_median_ns(cal_instance *inst, const gemmq_operands *io, int64_t spin_ns,
                          double *out_ns, char *msg, size_t msg_size)
 {
 	const gemmq_program *base = inst->cp->inner;
 	cudaStream_t stream = NULL;
 	cudaEvent_t ev[2 * CAL_GPU_SAMPLES];
-	int events = 0, r = 0;
-	cudaError_t c = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+	int events = 0, r = 0, device = 0, l2 = 0;
+	void *flush = NULL;
+	size_t flush_bytes = 0;
+	cudaError_t c = cudaGetDevice(&device);
+	if (c == cudaSuccess)
+		c = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
+	flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 1);
+	if (c == cudaSuccess)
+		c = cudaMalloc(&flush, flush_bytes);
+	if (c == cudaSuccess)
+		c = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
 	for (; c == cudaSuccess && events < 2 * CAL_GPU_SAMPLES; events++)
 		c = cudaEventCreate(&ev[events]);
 	for (int i = 0; c == cudaSuccess && r == 0 && i < CAL_GPU_WARMUP + CAL_GPU_SAMPLES; i++) {
 		const int timed = i - CAL_GPU_WARMUP;
-		if (timed >= 0)
+		c = cudaMemsetAsync(flush, i & 0xff, flush_bytes, stream); /* the L2 flush */
+		if (c == cudaSuccess && timed >= 0)
 			c = cudaEventRecord(ev[2 * timed], stream);
 		if (c == cudaSuccess)
 			r = base->launch(inst->inner, io, stream, msg, msg_size);
@@ -177,6 +187,8 @@ static int gpu_median_ns(cal_instance *inst, const gemmq_operands *io, int64_t s
 		(void)cudaEventDestroy(ev[i]);
 	if (stream)
 		(void)cudaStreamDestroy(stream);
+	if (flush)
+		(void)cudaFree(flush);
 	if (r != 0)
 		return r;
 	if (c != cudaSuccess)
@@ -186,33 +198,20 @@ static int gpu_median_ns(cal_instance *inst, const gemmq_operands *io, int64_t s
 	return 0;
 }
 
-/* cal:slow on the GPU: spin_ns = pct % of the base's median time b; then the extra time e of
- * base + spin over b is measured and spin_ns += pct % · b − e (the spin's launch cost), once.
- * Fails when the corrected extra misses pct % · b by more than max(0.5, pct/10) % of b. */
+/* cal:slow on the GPU: spin_ns = pct % of the base's median time b, measured as the timing
+ * engine measures (one launch at a time, L2 flushed before each): the spin kernel then adds pct %
+ * by construction, plus its launch gap, and the timing engine's verdict on the candidate is the
+ * check (scripts/calibrate, test_e2e_calibration --judge). An earlier design corrected spin_ns
+ * by the measured extra time of base + spin; on the H200 that extra was off by up to 100 us in
+ * both directions between runs, so the correction made the spin worse, not better. */
 static int gpu_calibrate(cal_instance *inst, const gemmq_operands *io, char *msg, size_t msg_size)
 {
 	const double pct = (double)inst->cp->param / 100.0;
-	double base_ns = 0, total_ns = 0;
+	double base_ns = 0;
 	int r = gpu_median_ns(inst, io, -1, &base_ns, msg, msg_size);
-	const double target = pct * base_ns;
-	inst->spin_ns = (int64_t)llround(target);
-	if (r == 0)
-		r = gpu_median_ns(inst, io, inst->spin_ns, &total_ns, msg, msg_size);
 	if (r != 0)
 		return r;
-	double spin = (double)inst->spin_ns + target - (total_ns - base_ns);
-	inst->spin_ns = spin > 0 ? (int64_t)llround(spin) : 0;
-	r = gpu_median_ns(inst, io, inst->spin_ns, &total_ns, msg, msg_size);
-	if (r != 0)
-		return r;
-	const double extra = (total_ns - base_ns) / base_ns, tol = fmax(0.005, pct / 10);
-	if (fabs(extra - pct) > tol)
-		return gq_program_fail(
-		    GQ_ERR_DEVICE, msg, msg_size,
-		    "%s: calibration missed: base %.1f us, base + spin %.1f us, extra %.2f %% "
-		    "instead of %.0f %% ± %.2f",
-		    inst->cp->name, base_ns / 1e3, total_ns / 1e3, 100 * extra, 100 * pct,
-		    100 * tol);
+	inst->spin_ns = (int64_t)llround(pct * base_ns);
 	return 0;
 }
 
