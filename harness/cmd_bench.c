@@ -35,6 +35,7 @@
 static const char usage_bench[] =
     "usage: gemmq bench [PROTOCOL] [--device N] [-p PROGRAM...] [-o FILE.json] [--md FILE.md]\n"
     "                   [--iterations N] [--warmup N] [--bandwidth GBPS] [-q]\n"
+    "       gemmq bench --render FILE.json [--md FILE.md]\n"
     "\n"
     "A benchmark, not a test: time every program at every point of PROTOCOL (default: the\n"
     "embedded smoke protocol) next to cublas:default and cublaslt:algo:0..7 (cuBLASLt's top 8;\n"
@@ -57,6 +58,9 @@ static const char usage_bench[] =
     "  --bandwidth GBPS   bandwidth of the floor in GB/s (default: 4300, the H200's measured\n"
     "                     copy bandwidth)\n"
     "  -q, --quiet        no progress on stderr\n"
+    "  --render FILE.json write the Markdown of an existing bench JSON (to --md, default:\n"
+    "                     stdout) without measuring; the committed tables are made so, so that\n"
+    "                     they are exactly the rendering of the committed JSON\n"
     "\n"
     "exit status: 0 every point timed, 1 some program errored at some point, 2 bad usage or\n"
     "input (also: no GPU), 3 internal or device error\n";
@@ -323,7 +327,7 @@ static json_t *load_doc(const char *path, gq_error *err)
 	return doc;
 }
 
-/* The hidden `gemmq bench --render FILE.json [--md FILE.md]`: Markdown from a bench JSON. */
+/* `gemmq bench --render FILE.json [--md FILE.md]`: Markdown from a bench JSON. */
 static int render(const char *json_path, const char *md)
 {
 	gq_error err;

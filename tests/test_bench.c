@@ -174,11 +174,60 @@ static void test_markdown(void)
 	json_decref(doc);
 }
 
+/* The committed benchmark (results/h200/programs.json): its Markdown is what gemmq renders from
+ * it, and every point's floor is the floor of its shape. */
+static void test_committed(void)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(GQ_SOURCE_DIR "/results/h200/programs.json", 0, &jerr);
+	CHECK_MSG(doc != NULL, "results/h200/programs.json: %s", jerr.text);
+	if (!doc)
+		return;
+	CHECK(strcmp(json_string_value(json_object_get(doc, "kind")), "gemmq-bench") == 0);
+	int rc = 0;
+	char *md = render(doc, &rc);
+	CHECK(rc == 0 && md);
+	FILE *f = fopen(GQ_SOURCE_DIR "/results/h200/programs.md", "r");
+	CHECK(f != NULL);
+	if (f && md) {
+		char *committed = calloc(1, strlen(md) + 2);
+		size_t n = committed ? fread(committed, 1, strlen(md) + 1, f) : 0;
+		CHECK_MSG(n == strlen(md) && memcmp(committed, md, n) == 0,
+		          "results/h200/programs.md is not the Markdown of programs.json");
+		free(committed);
+	}
+	if (f)
+		fclose(f);
+	free(md);
+	size_t i;
+	json_t *p;
+	int points = 0;
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		gq_problem q = {.op = GQ_OP_WGRAD,
+		                .d_in = json_integer_value(json_object_get(p, "d_in")),
+		                .d_out = json_integer_value(json_object_get(p, "d_out")),
+		                .t = json_integer_value(json_object_get(p, "t")),
+		                .in_dtype = GQ_DTYPE_BF16};
+		q.out_dtype = strcmp(json_string_value(json_object_get(p, "out")), "fp32") == 0
+		                  ? GQ_DTYPE_FP32
+		                  : GQ_DTYPE_BF16;
+		const double bw = json_number_value(
+		    json_object_get(json_object_get(doc, "meta"), "bandwidth_gbps"));
+		CHECK(fabs(json_number_value(json_object_get(p, "floor_us")) -
+		           gq_bench_floor_us(&q, bw)) < 1e-6);
+		points++;
+	}
+	CHECK(points == 240);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	test_floor();
 	test_family();
 	test_summary();
 	test_markdown();
+	test_committed();
 	return gq_check_exit("test_bench");
 }
