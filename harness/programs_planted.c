@@ -111,7 +111,7 @@ static void planted_destroy(void *ctx)
 gq_status gq_programs_planted_open(const char *name, gemmq_program **out, gq_error *err)
 {
 	*out = NULL;
-	int64_t t;
+	int64_t t = 0; /* set by parse_name; the initializer quiets -O3 */
 	gq_status s = parse_name(name, &t, err);
 	if (s != GQ_OK)
 		return s;

@@ -209,7 +209,7 @@ static gq_status parse_samples(const json_t *a, const char *key, double **out, i
 
 static gq_status parse_series(const json_t *j, gq_timing_point *pt, gq_error *err)
 {
-	int a, m, st;
+	int a = 0, m = 0, st = 0; /* set by get_name on success (initialized for -O3) */
 	gq_status s = get_name(j, "arm", gq_timing_arm_parse, &a, err);
 	if (s == GQ_OK)
 		s = get_name(j, "mode", gq_timing_mode_parse, &m, err);
@@ -252,8 +252,8 @@ gq_status gq_timing_raw_parse_point(const json_t *line, gq_timing_point *pt, cha
 		fatal[0] = '\0';
 	if (!json_is_object(line))
 		return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE, "raw timing point: not an object");
-	long long index, d_in, d_out, t, orphans;
-	int op, in, out;
+	long long index = 0, d_in = 0, d_out = 0, t = 0, orphans = 0; /* set on success */
+	int op = 0, in = 0, out = 0;
 	gq_status s = get_int(line, "index", 0, GQ_PROTOCOL_MAX_POINTS, &index, err);
 	if (s == GQ_OK)
 		s = get_name(line, "op", gq_op_parse, &op, err);

@@ -110,9 +110,9 @@ static gq_status parse_name(const char *name, cal_kind *kind, uint64_t *param, s
 
 gq_status gq_calibration_check(const char *name, gq_error *err)
 {
-	cal_kind kind;
+	cal_kind kind = CAL_TWIN; /* set by parse_name on success (initialized for -O3) */
 	uint64_t param;
-	size_t at;
+	size_t at = 0;
 	gq_status s = parse_name(name, &kind, &param, &at, err);
 	return s != GQ_OK ? s : gq_registry_check_name(name + at, err);
 }
@@ -359,9 +359,9 @@ static const char *const what[] = {
 gq_status gq_calibration_open(const char *name, gemmq_program **out, gq_error *err)
 {
 	*out = NULL;
-	cal_kind kind;
+	cal_kind kind = CAL_TWIN; /* set by parse_name on success (initialized for -O3) */
 	uint64_t param;
-	size_t at;
+	size_t at = 0;
 	gq_status s = parse_name(name, &kind, &param, &at, err);
 	if (s != GQ_OK)
 		return s;
