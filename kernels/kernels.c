@@ -232,6 +232,31 @@ static int block_n_for(int64_t n)
 }
 
 /* Choose the kernel, grid, splits and workspace size of inst for p (see the top of the file). */
+/* The K splits of a launch over k_units K-units (K-tiles or K-blocks): the name's for gemmq:split;
+ * for gemmq:det only when the tiles fill less than half of the target CTAs, target / tiles, at
+ * most k_units / min_units and KERN_MAX_DET_SPLITS. Shares are even in whole units, and splits
+ * that would be left empty are dropped; *per_split gets the units of one share. */
+static int64_t choose_splits(const kern_program *kp, int64_t tiles, int64_t target,
+                             int64_t k_units, int64_t min_units, int64_t *per_split)
+{
+	int64_t splits = 1;
+	if (kp->kind == KERN_SPLIT)
+		splits = kp->splits;
+	else if (2 * tiles < target) {
+		splits = target / tiles;
+		if (splits > k_units / min_units)
+			splits = k_units / min_units;
+		if (splits > KERN_MAX_DET_SPLITS)
+			splits = KERN_MAX_DET_SPLITS;
+		if (splits < 1)
+			splits = 1;
+	}
+	if (splits > k_units)
+		splits = k_units;
+	*per_split = ceil_div(k_units, splits);
+	return ceil_div(k_units, *per_split);
+}
+
 /* The wgrad layout of gemmq:det and gemmq:split on the wgmma + TMA kernel: BN from the name (or
  * the smallest of 64, 128, 256 that covers N, at most 128 when M > 64), BM = 128 when M > 64 and
  * BN ≤ 128, else 64; K-blocks of GQ_WG_BK; splits as in plan(). */
@@ -261,22 +286,9 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 	const int64_t kblocks = ceil_div(p->k, GQ_WG_BK);
 	const int64_t tiles = ceil_div(p->m, bm) * ceil_div(p->n, bn);
 	const int64_t min_kblocks = KERN_MIN_SPLIT_KTILES * GQ_MMA_BK / GQ_WG_BK;
-	int64_t splits = 1;
-	if (kp->kind == KERN_SPLIT)
-		splits = kp->splits;
-	else if (2 * tiles < target) {
-		splits = target / tiles;
-		if (splits > kblocks / min_kblocks)
-			splits = kblocks / min_kblocks;
-		if (splits > KERN_MAX_DET_SPLITS)
-			splits = KERN_MAX_DET_SPLITS;
-		if (splits < 1)
-			splits = 1;
-	}
-	if (splits > kblocks)
-		splits = kblocks;
-	w->kb_per_split = (int32_t)ceil_div(kblocks, splits);
-	splits = ceil_div(kblocks, w->kb_per_split);
+	int64_t per_split = 0;
+	const int64_t splits = choose_splits(kp, tiles, target, kblocks, min_kblocks, &per_split);
+	w->kb_per_split = (int32_t)per_split;
 	w->splits = (int32_t)splits;
 	inst->splits = (int)splits;
 	inst->wgmma = 1;
@@ -345,23 +357,10 @@ static gq_status plan(const kern_program *kp, const gemmq_problem *p, kern_insta
 		return GQ_OK;
 	}
 
-	int64_t splits = 1;
-	if (kp->kind == KERN_SPLIT)
-		splits = kp->splits;
-	else if (2 * tiles < target) {
-		splits = target / tiles;
-		if (splits > q->k_tiles / KERN_MIN_SPLIT_KTILES)
-			splits = q->k_tiles / KERN_MIN_SPLIT_KTILES;
-		if (splits > KERN_MAX_DET_SPLITS)
-			splits = KERN_MAX_DET_SPLITS;
-		if (splits < 1)
-			splits = 1;
-	}
-	if (splits > q->k_tiles)
-		splits = q->k_tiles;
-	/* Even shares of whole K-tiles; drop splits that would be left empty. */
-	q->kt_per_split = (int32_t)ceil_div(q->k_tiles, splits);
-	splits = ceil_div(q->k_tiles, q->kt_per_split);
+	int64_t per_split = 0;
+	const int64_t splits =
+	    choose_splits(kp, tiles, target, q->k_tiles, KERN_MIN_SPLIT_KTILES, &per_split);
+	q->kt_per_split = (int32_t)per_split;
 	inst->splits = (int)splits;
 	inst->grid[0] = q->m_fastest ? q->m_tiles : q->n_tiles;
 	inst->grid[1] = q->m_fastest ? q->n_tiles : q->m_tiles;
