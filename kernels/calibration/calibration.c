@@ -18,6 +18,7 @@
 #include <cuda_runtime_api.h>
 
 #include "../../reference/reference.h"
+#include "flush.h"
 #include "registry.h"
 #include "spin.h"
 
@@ -146,21 +147,22 @@ static int gpu_median_ns(cal_instance *inst, const gemmq_operands *io, int64_t s
 	cudaStream_t stream = NULL;
 	cudaEvent_t ev[2 * CAL_GPU_SAMPLES];
 	int events = 0, r = 0, device = 0, l2 = 0;
-	void *flush = NULL;
-	size_t flush_bytes = 0;
+	gq_flush flush = {0};
+	gq_error ferr;
+	gq_error_clear(&ferr);
 	cudaError_t c = cudaGetDevice(&device);
 	if (c == cudaSuccess)
 		c = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
-	flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 1);
-	if (c == cudaSuccess)
-		c = cudaMalloc(&flush, flush_bytes);
+	if (c == cudaSuccess && gq_flush_init(&flush, l2, 2.0, &ferr) != GQ_OK)
+		c = cudaErrorMemoryAllocation;
 	if (c == cudaSuccess)
 		c = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
 	for (; c == cudaSuccess && events < 2 * CAL_GPU_SAMPLES; events++)
 		c = cudaEventCreate(&ev[events]);
 	for (int i = 0; c == cudaSuccess && r == 0 && i < CAL_GPU_WARMUP + CAL_GPU_SAMPLES; i++) {
 		const int timed = i - CAL_GPU_WARMUP;
-		c = cudaMemsetAsync(flush, i & 0xff, flush_bytes, stream); /* the L2 flush */
+		if (gq_flush_run(&flush, stream, &ferr) != GQ_OK) /* as the timing engine does */
+			c = cudaErrorLaunchFailure;
 		if (c == cudaSuccess && timed >= 0)
 			c = cudaEventRecord(ev[2 * timed], stream);
 		if (c == cudaSuccess)
@@ -187,10 +189,12 @@ static int gpu_median_ns(cal_instance *inst, const gemmq_operands *io, int64_t s
 		(void)cudaEventDestroy(ev[i]);
 	if (stream)
 		(void)cudaStreamDestroy(stream);
-	if (flush)
-		(void)cudaFree(flush);
+	gq_flush_free(&flush);
 	if (r != 0)
 		return r;
+	if (ferr.status != GQ_OK)
+		return gq_program_fail(GQ_ERR_DEVICE, msg, msg_size, "%s: the L2 flush: %s",
+		                       inst->cp->name, ferr.message);
 	if (c != cudaSuccess)
 		return gq_program_fail(GQ_ERR_DEVICE, msg, msg_size, "%s: timing the base: %s", inst->cp->name,
 		            cudaGetErrorString(c));
