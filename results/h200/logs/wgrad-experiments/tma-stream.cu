@@ -1,0 +1,193 @@
+/* tma-stream.cu: how fast can CTAs stream x, a [T, N] BF16 tensor, from HBM with the 2D tensor
+ * copies of the wgrad kernel (kernels/gemm_wgmma.cu), and how does the rate depend on the shape
+ * of the copies? A diagnostic for the gap between gemmq:split and cuBLASLt at large T
+ * (../wgrad-experiments.md), not part of the build.
+ *
+ * Each CTA owns `boxes` × 64 columns of x and one of `splits` contiguous ranges of rows, and
+ * streams it in K-blocks of `rows` rows through a ring of `stages` stages, exactly as the wgrad
+ * kernel's producer warp does (128-byte swizzle, 64-column boxes, x evict-first); a consumer warp
+ * only waits for each stage and releases it: no multiply, no g, no output. A plain kernel of
+ * 16-byte loads gives the reference read rate. Each figure is the median of 9 launches, each
+ * after a 2 × L2 memset, timed with CUDA events.
+ *
+ *   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -Ikernels -Iharness \
+ *        -o build/tma-stream results/h200/logs/wgrad-experiments/tma-stream.cu
+ *   build/tma-stream [T]          (default T = 65537; N = 4096 and 5120)
+ */
+#include "../../../../kernels/gemm_wgmma.cu"
+
+#include <algorithm>
+#include <stdio.h>
+#include <stdlib.h>
+#include <vector>
+
+#define CHECK(x)                                                                                   \
+	do {                                                                                       \
+		cudaError_t e_ = (x);                                                              \
+		if (e_ != cudaSuccess) {                                                           \
+			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,                 \
+			        cudaGetErrorString(e_));                                           \
+			exit(1);                                                                   \
+		}                                                                                  \
+	} while (0)
+
+struct stream_params {
+	int32_t rows, boxes, stages, kb_per_split;
+	int64_t kblocks;
+};
+
+__global__ void __launch_bounds__(64) tma_stream(const __grid_constant__ CUtensorMap map,
+                                                 const stream_params p)
+{
+	extern __shared__ unsigned char raw[];
+	__shared__ __align__(8) uint64_t full[32], empty[32];
+	unsigned char *smem =
+	    reinterpret_cast<unsigned char *>((reinterpret_cast<uintptr_t>(raw) + 1023) & ~(uintptr_t)1023);
+	const int box_bytes = p.rows * 128, stage_bytes = p.boxes * box_bytes;
+	const int64_t kb0 = (int64_t)blockIdx.y * p.kb_per_split;
+	int64_t nkb = p.kblocks - kb0;
+	if (nkb > p.kb_per_split)
+		nkb = p.kb_per_split;
+	const int tid = threadIdx.x;
+	if (tid == 0) {
+		for (int s = 0; s < p.stages; s++) {
+			gq_wg_bar_init(&full[s], 1);
+			gq_wg_bar_init(&empty[s], 1);
+		}
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	}
+	__syncthreads();
+	if (tid == 0) {
+		const uint64_t policy = gq_wg_policy_evict_first();
+		for (int64_t i = 0; i < nkb; i++) {
+			const int s = (int)(i % p.stages);
+			const int64_t r = i / p.stages;
+			if (r >= 1)
+				gq_wg_bar_wait(&empty[s], (uint32_t)((r - 1) & 1));
+			gq_wg_bar_expect_tx(&full[s], stage_bytes);
+			for (int c = 0; c < p.boxes; c++)
+				gq_wg_tma_load(smem + (size_t)s * stage_bytes + c * box_bytes, &map,
+				               blockIdx.x * p.boxes * 64 + 64 * c,
+				               (int32_t)((kb0 + i) * p.rows), &full[s], policy);
+		}
+	} else if (tid == 32) {
+		for (int64_t i = 0; i < nkb; i++) {
+			const int s = (int)(i % p.stages);
+			gq_wg_bar_wait(&full[s], (uint32_t)((i / p.stages) & 1));
+			gq_wg_bar_arrive(&empty[s]);
+		}
+	}
+}
+
+/* The reference: every thread reads 16-byte words, grid-stride. */
+__global__ void ldg_stream(const int4 *x, int64_t words, int *sink)
+{
+	int acc = 0;
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < words;
+	     i += (int64_t)gridDim.x * blockDim.x) {
+		const int4 v = __ldcs(x + i);
+		acc ^= v.x ^ v.y ^ v.z ^ v.w;
+	}
+	if (acc == 0x12345678)
+		*sink = acc;
+}
+
+static void *flush_buf;
+static size_t flush_bytes;
+
+template <typename F> static float median_us(F launch)
+{
+	cudaEvent_t a, b;
+	CHECK(cudaEventCreate(&a));
+	CHECK(cudaEventCreate(&b));
+	std::vector<float> t;
+	for (int i = 0; i < 10; i++) {
+		CHECK(cudaMemsetAsync(flush_buf, i, flush_bytes));
+		CHECK(cudaEventRecord(a));
+		launch();
+		CHECK(cudaGetLastError());
+		CHECK(cudaEventRecord(b));
+		CHECK(cudaEventSynchronize(b));
+		float ms = 0;
+		CHECK(cudaEventElapsedTime(&ms, a, b));
+		if (i > 0) /* the first is a warm-up */
+			t.push_back(ms * 1000.f);
+	}
+	std::sort(t.begin(), t.end());
+	CHECK(cudaEventDestroy(a));
+	CHECK(cudaEventDestroy(b));
+	return t[t.size() / 2];
+}
+
+static void run(const void *x, int64_t T, int64_t N, int rows, int boxes, int stages, int splits)
+{
+	const int64_t kblocks = (T + rows - 1) / rows;
+	const int64_t per = (kblocks + splits - 1) / splits;
+	const int64_t tiles = N / (boxes * 64);
+	const size_t smem = (size_t)stages * boxes * rows * 128 + 1024;
+	if (smem > 227 * 1024 || stages > 32)
+		return;
+	CUtensorMap map;
+	cuuint64_t dims[2] = {(cuuint64_t)N, (cuuint64_t)T};
+	cuuint64_t strides[1] = {(cuuint64_t)N * 2};
+	cuuint32_t box[2] = {64, (cuuint32_t)rows};
+	cuuint32_t elem[2] = {1, 1};
+	if (gq_wg_encoder()(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void *>(x), dims,
+	                    strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
+	                    CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+	                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) {
+		fprintf(stderr, "cuTensorMapEncodeTiled refused rows %d\n", rows);
+		exit(1);
+	}
+	CHECK(cudaFuncSetAttribute(tma_stream, cudaFuncAttributeMaxDynamicSharedMemorySize,
+	                           (int)smem));
+	int per_sm = 0;
+	CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tma_stream, 64, smem));
+	stream_params p = {rows, boxes, stages, (int32_t)per, kblocks};
+	const dim3 grid((unsigned)tiles, (unsigned)((kblocks + per - 1) / per));
+	const float us = median_us([&] { tma_stream<<<grid, 64, smem>>>(map, p); });
+	printf("tma  N %5lld  rows %3d  cols %3d  stages %2d  splits %d  CTAs %4u (%d/SM)  in flight %3zu KiB/CTA  %7.1f us  %.2f TB/s\n",
+	       (long long)N, rows, boxes * 64, stages, splits, grid.x * grid.y, per_sm,
+	       (size_t)stages * boxes * rows * 128 / 1024, us, (double)T * N * 2 / us / 1e6);
+}
+
+int main(int argc, char **argv)
+{
+	const int64_t T = argc > 1 ? atoll(argv[1]) : 65537;
+	int device = 0, l2 = 0, sms = 0;
+	CHECK(cudaGetDevice(&device));
+	CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+	CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+	flush_bytes = 2 * (size_t)l2;
+	CHECK(cudaMalloc(&flush_buf, flush_bytes));
+	void *x = NULL;
+	int *sink = NULL;
+	CHECK(cudaMalloc(&x, (size_t)T * 5120 * 2));
+	CHECK(cudaMemset(x, 1, (size_t)T * 5120 * 2));
+	CHECK(cudaMalloc(&sink, sizeof(int)));
+	printf("# T %lld, %d SMs, L2 %d bytes\n", (long long)T, sms, l2);
+	for (int64_t N : {4096, 5120}) {
+		const int64_t words = T * N * 2 / 16;
+		for (int blocks : {sms * 2, sms * 4, sms * 8}) {
+			const float us = median_us([&] {
+				ldg_stream<<<blocks, 512>>>(static_cast<const int4 *>(x), words, sink);
+			});
+			printf("ldg  N %5lld  %d blocks of 512  %7.1f us  %.2f TB/s\n", (long long)N, blocks,
+			       us, (double)T * N * 2 / us / 1e6);
+		}
+		const int splits = N == 4096 ? 4 : 3; /* gemmq:split:n128:s4 (4096), :s3 (5120) */
+		for (int stages : {2, 3, 4, 5, 6, 8, 10, 12})
+			run(x, T, N, 64, 2, stages, splits); /* the wgrad kernel's 64x128 */
+		for (int stages : {4, 8, 16})
+			run(x, T, N, 32, 2, stages, splits);
+		for (int stages : {2, 3, 4})
+			run(x, T, N, 128, 2, stages, splits);
+		for (int stages : {2, 3, 4, 5})
+			run(x, T, N, 64, 4, stages, 2 * splits); /* 256 columns, as many CTAs */
+		for (int stages : {4, 8})
+			run(x, T, N, 64, 1, stages, splits / 2 > 0 ? splits / 2 : 1); /* 64 columns */
+		for (int stages : {2, 4})
+			run(x, T, N, 64, 2, stages, 2 * splits); /* twice the CTAs */
+	}
+	return 0;
+}
