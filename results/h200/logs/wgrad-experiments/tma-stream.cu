@@ -12,7 +12,8 @@
  *
  *   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -Ikernels -Iharness \
  *        -o build/tma-stream results/h200/logs/wgrad-experiments/tma-stream.cu
- *   build/tma-stream [T]          (default T = 65537; N = 4096 and 5120)
+ *   build/tma-stream [T [N [LAUNCHES]]]   (defaults: T = 65537; N = 4096 and 5120; 10 launches,
+ *                                          the first a warm-up; fewer to profile it with ncu)
  */
 #include "../../../../kernels/gemm_wgmma.cu"
 
@@ -94,6 +95,7 @@ __global__ void ldg_stream(const int4 *x, int64_t words, int *sink)
 
 static void *flush_buf;
 static size_t flush_bytes;
+static int launches = 10;
 
 template <typename F> static float median_us(F launch)
 {
@@ -101,7 +103,7 @@ template <typename F> static float median_us(F launch)
 	CHECK(cudaEventCreate(&a));
 	CHECK(cudaEventCreate(&b));
 	std::vector<float> t;
-	for (int i = 0; i < 10; i++) {
+	for (int i = 0; i < launches; i++) {
 		CHECK(cudaMemsetAsync(flush_buf, i, flush_bytes));
 		CHECK(cudaEventRecord(a));
 		launch();
@@ -110,7 +112,7 @@ template <typename F> static float median_us(F launch)
 		CHECK(cudaEventSynchronize(b));
 		float ms = 0;
 		CHECK(cudaEventElapsedTime(&ms, a, b));
-		if (i > 0) /* the first is a warm-up */
+		if (i > 0 || launches == 1) /* the first is a warm-up */
 			t.push_back(ms * 1000.f);
 	}
 	std::sort(t.begin(), t.end());
@@ -154,6 +156,13 @@ static void run(const void *x, int64_t T, int64_t N, int rows, int boxes, int st
 int main(int argc, char **argv)
 {
 	const int64_t T = argc > 1 ? atoll(argv[1]) : 65537;
+	const int64_t only_n = argc > 2 ? atoll(argv[2]) : 0;
+	if (argc > 3)
+		launches = atoi(argv[3]);
+	if (T < 1 || only_n < 0 || launches < 1) {
+		fprintf(stderr, "usage: tma-stream [T [N [LAUNCHES]]]\n");
+		return 2;
+	}
 	int device = 0, l2 = 0, sms = 0;
 	CHECK(cudaGetDevice(&device));
 	CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
@@ -167,6 +176,8 @@ int main(int argc, char **argv)
 	CHECK(cudaMalloc(&sink, sizeof(int)));
 	printf("# T %lld, %d SMs, L2 %d bytes\n", (long long)T, sms, l2);
 	for (int64_t N : {4096, 5120}) {
+		if (only_n && N != only_n)
+			continue;
 		const int64_t words = T * N * 2 / 16;
 		for (int blocks : {sms * 2, sms * 4, sms * 8}) {
 			const float us = median_us([&] {
