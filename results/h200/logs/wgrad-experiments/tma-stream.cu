@@ -7,17 +7,21 @@
  * streams it in K-blocks of `rows` rows through a ring of `stages` stages, exactly as the wgrad
  * kernel's producer warp does (128-byte swizzle, 64-column boxes, x evict-first); a consumer warp
  * only waits for each stage and releases it: no multiply, no g, no output. A plain kernel of
- * 16-byte loads gives the reference read rate. Each figure is the median of 9 launches, each
- * after a 2 × L2 memset, timed with CUDA events.
+ * 16-byte loads gives the reference read rate. Next to them, the whole wgrad GEMM with d_out =
+ * 32 and FP32 out: gemmq:split:n128:s4 as kernels.c launches it (a memset of the output, then the
+ * 64x128 kernel with 4 splits adding into it) and cuBLASLt's first heuristic algorithm (as
+ * harness/programs_cublas.c calls it, 32 MiB of workspace). Each figure is the median of 9
+ * launches, each after a 2 × L2 memset, timed with CUDA events.
  *
  *   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -Ikernels -Iharness \
- *        -o build/tma-stream results/h200/logs/wgrad-experiments/tma-stream.cu
+ *        -o build/tma-stream results/h200/logs/wgrad-experiments/tma-stream.cu -lcublasLt
  *   build/tma-stream [T [N [LAUNCHES]]]   (defaults: T = 65537; N = 4096 and 5120; 10 launches,
  *                                          the first a warm-up; fewer to profile it with ncu)
  */
 #include "../../../../kernels/gemm_wgmma.cu"
 
 #include <algorithm>
+#include <cublasLt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <vector>
@@ -153,6 +157,88 @@ static void run(const void *x, int64_t T, int64_t N, int rows, int boxes, int st
 	       (size_t)stages * boxes * rows * 128 / 1024, us, (double)T * N * 2 / us / 1e6);
 }
 
+#define LT(x)                                                                                      \
+	do {                                                                                       \
+		cublasStatus_t s_ = (x);                                                           \
+		if (s_ != CUBLAS_STATUS_SUCCESS) {                                                 \
+			fprintf(stderr, "%s:%d: %s: status %d\n", __FILE__, __LINE__, #x, (int)s_); \
+			exit(1);                                                                   \
+		}                                                                                  \
+	} while (0)
+
+/* out[32, N] (FP32) = gᵀ·x, g [T, 32], x [T, N]: ours (n128:s4) and cuBLASLt's algorithm 0. */
+static void gemms(const void *x, const void *g, float *out, int64_t T, int64_t N)
+{
+	const int64_t M = 32;
+	gq_wg_params p;
+	memset(&p, 0, sizeof(p));
+	p.a = static_cast<const uint16_t *>(g);
+	p.b = static_cast<const uint16_t *>(x);
+	p.out = out;
+	p.ws = out;
+	p.m = M, p.n = N, p.k = T;
+	p.bm = 64, p.bn = 128;
+	const int64_t kblocks = (T + GQ_WG_BK - 1) / GQ_WG_BK;
+	p.splits = 4;
+	p.kb_per_split = (int32_t)((kblocks + 3) / 4);
+	p.mode = GQ_MMA_ATOMIC;
+	p.out_fp32 = 1;
+	int threads = 0, per_sm = 0;
+	size_t smem = 0;
+	CHECK(gq_wg_setup(64, 128, &threads, &smem, &per_sm));
+	static gq_wg_maps maps;
+	const char *why = "";
+	if (gq_wg_encode(&p, &maps, &why) != cudaSuccess) {
+		fprintf(stderr, "%s\n", why);
+		exit(1);
+	}
+	float us = median_us([&] {
+		CHECK(cudaMemsetAsync(out, 0, (size_t)M * N * sizeof(float)));
+		CHECK(gq_wg_launch(&p, &maps, 0));
+	});
+	printf("gemm N %5lld  gemmq:split:n128:s4 (memset + kernel)  %7.1f us\n", (long long)N, us);
+
+	cublasLtHandle_t lt;
+	cublasLtMatmulDesc_t desc;
+	cublasLtMatrixLayout_t la, lb, lc;
+	cublasLtMatmulPreference_t pref;
+	LT(cublasLtCreate(&lt));
+	LT(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+	const int32_t op_n = CUBLAS_OP_N, op_t = CUBLAS_OP_T;
+	LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &op_n, sizeof(op_n)));
+	LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_t, sizeof(op_t)));
+	LT(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, N, T, N)); /* x: [N, T] column-major */
+	LT(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, M, T, M)); /* g: [M, T], transposed */
+	LT(cublasLtMatrixLayoutCreate(&lc, CUDA_R_32F, N, M, N));  /* outᵀ: [N, M] */
+	LT(cublasLtMatmulPreferenceCreate(&pref));
+	const uint64_t ws_bytes = 32ull << 20;
+	LT(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+	                                        &ws_bytes, sizeof(ws_bytes)));
+	cublasLtMatmulHeuristicResult_t r;
+	int found = 0;
+	LT(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, 1, &r, &found));
+	if (found < 1) {
+		fprintf(stderr, "cuBLASLt found no algorithm\n");
+		exit(1);
+	}
+	void *ws = NULL;
+	CHECK(cudaMalloc(&ws, ws_bytes));
+	const float alpha = 1.f, beta = 0.f;
+	us = median_us([&] {
+		LT(cublasLtMatmul(lt, desc, &alpha, x, la, g, lb, &beta, out, lc, out, lc, &r.algo, ws,
+		                  ws_bytes, 0));
+	});
+	printf("gemm N %5lld  cuBLASLt heuristic algorithm 0              %7.1f us\n", (long long)N,
+	       us);
+	CHECK(cudaFree(ws));
+	LT(cublasLtMatmulPreferenceDestroy(pref));
+	LT(cublasLtMatrixLayoutDestroy(lc));
+	LT(cublasLtMatrixLayoutDestroy(lb));
+	LT(cublasLtMatrixLayoutDestroy(la));
+	LT(cublasLtMatmulDescDestroy(desc));
+	LT(cublasLtDestroy(lt));
+}
+
 int main(int argc, char **argv)
 {
 	const int64_t T = argc > 1 ? atoll(argv[1]) : 65537;
@@ -174,10 +260,16 @@ int main(int argc, char **argv)
 	CHECK(cudaMalloc(&x, (size_t)T * 5120 * 2));
 	CHECK(cudaMemset(x, 1, (size_t)T * 5120 * 2));
 	CHECK(cudaMalloc(&sink, sizeof(int)));
+	void *g = NULL;
+	float *out = NULL;
+	CHECK(cudaMalloc(&g, (size_t)T * 32 * 2));
+	CHECK(cudaMemset(g, 0, (size_t)T * 32 * 2));
+	CHECK(cudaMalloc(&out, (size_t)32 * 5120 * sizeof(float)));
 	printf("# T %lld, %d SMs, L2 %d bytes\n", (long long)T, sms, l2);
 	for (int64_t N : {4096, 5120}) {
 		if (only_n && N != only_n)
 			continue;
+		gemms(x, g, out, T, N);
 		const int64_t words = T * N * 2 / 16;
 		for (int blocks : {sms * 2, sms * 4, sms * 8}) {
 			const float us = median_us([&] {
