@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "e2e.h"
 #include "registry.h"
 
 static json_t *failures; /* the current case's unmet expectations (--judge, first attempts) */
@@ -53,45 +54,9 @@ static char tmpdir[] = "/tmp/gemmq-test-e2e-calibration-XXXXXX";
 /* Run gemmq with args (NULL-terminated), its output into tmpdir/gemmq.log; its exit status. */
 static int run(const char *const *args)
 {
-	const char *argv[16] = {GQ_GEMMQ_BIN};
-	int n = 1;
-	for (; args[n - 1] && n < 15; n++)
-		argv[n] = args[n - 1];
-	argv[n] = NULL;
 	char log[512];
 	snprintf(log, sizeof(log), "%s/gemmq.log", tmpdir);
-	pid_t pid = fork();
-	if (pid == 0) {
-		FILE *f = freopen(log, "a", stdout);
-		if (f)
-			dup2(fileno(stdout), 2);
-		execv(GQ_GEMMQ_BIN, (char *const *)argv);
-		_exit(127);
-	}
-	int status = 0;
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static const char *str(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
-
-/* The accuracy record of the candidate at a point. */
-static const json_t *candidate_record(const json_t *point)
-{
-	size_t i;
-	const json_t *r;
-	json_array_foreach(json_object_get(json_object_get(point, "accuracy"), "programs"), i, r)
-	{
-		const json_t *arm;
-		size_t j;
-		json_array_foreach(json_object_get(r, "arms"), j,
-		                   arm) if (!strcmp(json_string_value(arm), "candidate")) return r;
-	}
-	return NULL;
+	return e2e_finish(e2e_start(log, args));
 }
 
 /* The candidate's op speedup over the incumbent in eager mode at timing point i. */
@@ -102,10 +67,10 @@ static const json_t *speedup(const json_t *doc, size_t i)
 	size_t j;
 	const json_t *s;
 	json_array_foreach(json_object_get(tp, "speedups"), j,
-	                   s) if (!strcmp(str(s, "mode"), "eager") &&
-	                          !strcmp(str(s, "step"), "op") &&
-	                          !strcmp(str(s, "new"), "candidate") &&
-	                          !strcmp(str(s, "baseline"), "incumbent")) return s;
+	                   s) if (!strcmp(e2e_str(s, "mode"), "eager") &&
+	                          !strcmp(e2e_str(s, "step"), "op") &&
+	                          !strcmp(e2e_str(s, "new"), "candidate") &&
+	                          !strcmp(e2e_str(s, "baseline"), "incumbent")) return s;
 	return NULL;
 }
 
@@ -116,9 +81,9 @@ static void judge(const char *name, const json_t *doc, json_t *summary)
 	const json_t *p;
 	json_array_foreach(json_object_get(doc, "points"), i, p)
 	{
-		const char *id = str(p, "id");
-		const char *v = str(json_object_get(p, "verdict"), "status");
-		const json_t *rec = candidate_record(p);
+		const char *id = e2e_str(p, "id");
+		const char *v = e2e_str(json_object_get(p, "verdict"), "status");
+		const json_t *rec = e2e_record(p, "candidate");
 		const json_t *sp = speedup(doc, i);
 		const double s = json_real_value(json_object_get(sp, "estimate"));
 		const double lo = json_real_value(json_object_get(sp, "lo"));
@@ -151,16 +116,16 @@ static void judge(const char *name, const json_t *doc, json_t *summary)
 			EXPECT(json_array_size(json_object_get(rec, "seeds")) == 3,
 			       "wrong %s: not 3 seeds", id);
 		} else if (!strcmp(name, "nondet")) {
-			EXPECT(!strcmp(str(rec, "status"), "pass"), "nondet %s: accuracy %s", id,
-			       str(rec, "status"));
+			EXPECT(!strcmp(e2e_str(rec, "status"), "pass"), "nondet %s: accuracy %s", id,
+			       e2e_str(rec, "status"));
 			EXPECT(json_is_false(json_object_get(rec, "bitwise_stable")),
 			       "nondet %s: bitwise stable", id);
 			EXPECT(strcmp(v, "inaccurate") && strcmp(v, "error") && v[0],
 			       "nondet %s: %s", id, v);
 		} else {
 			EXPECT(!strcmp(v, "inaccurate"), "%s %s: %s", name, id, v);
-			EXPECT(!strcmp(str(rec, "status"), "fail"), "%s %s: accuracy %s", name, id,
-			       str(rec, "status"));
+			EXPECT(!strcmp(e2e_str(rec, "status"), "fail"), "%s %s: accuracy %s", name, id,
+			       e2e_str(rec, "status"));
 		}
 		if (summary) {
 			json_t *o = json_object();
@@ -172,7 +137,7 @@ static void judge(const char *name, const json_t *doc, json_t *summary)
 			    json_array_append(failed, json_object_get(seed, "seed"));
 			json_object_set_new(o, "id", json_string(id));
 			json_object_set_new(o, "verdict", json_string(v));
-			json_object_set_new(o, "accuracy", json_string(str(rec, "status")));
+			json_object_set_new(o, "accuracy", json_string(e2e_str(rec, "status")));
 			json_object_set_new(
 			    o, "bitwise_stable",
 			    json_boolean(json_is_true(json_object_get(rec, "bitwise_stable"))));
@@ -289,7 +254,7 @@ static int judge_dir(const char *dir, const char *out)
 		if (doc) {
 			judge(cases[i], doc, points);
 			const json_t *p0 = json_array_get(json_object_get(doc, "points"), 0);
-			program = str(json_object_get(p0, "verdict"), "candidate");
+			program = e2e_str(json_object_get(p0, "verdict"), "candidate");
 		}
 		json_t *c = json_object();
 		json_object_set_new(c, "case", json_string(cases[i]));

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "e2e.h"
 #include "jschema.h"
 
 static char tmpdir[] = "/tmp/gemmq-test-e2e-group-candidates-XXXXXX";
@@ -41,15 +42,7 @@ static int run(const char *const *args, const char *out)
 		execv(GQ_GEMMQ_BIN, (char *const *)argv);
 		_exit(127);
 	}
-	int status = 0;
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static const char *str(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
+	return e2e_finish(pid);
 }
 
 /* What each point must come to, by id. */
@@ -65,17 +58,6 @@ static const struct {
 };
 #define EXPECTED ((int)(sizeof(expected) / sizeof(expected[0])))
 
-/* The accuracy record of a point whose arms include arm. */
-static const json_t *record(const json_t *point, const char *arm)
-{
-	size_t i, j;
-	const json_t *r, *a;
-	json_array_foreach(json_object_get(json_object_get(point, "accuracy"), "programs"), i, r)
-	    json_array_foreach(json_object_get(r, "arms"), j,
-	                       a) if (!strcmp(json_string_value(a), arm)) return r;
-	return NULL;
-}
-
 /* The programs the candidate arm's eager op series of timing point i launched. */
 static const char *timed_candidate(const json_t *doc, size_t i)
 {
@@ -84,9 +66,9 @@ static const char *timed_candidate(const json_t *doc, size_t i)
 	size_t j;
 	const json_t *se;
 	json_array_foreach(json_object_get(tp, "series"), j,
-	                   se) if (!strcmp(str(se, "arm"), "candidate") &&
-	                           !strcmp(str(se, "mode"), "eager") &&
-	                           !strcmp(str(se, "step"), "op")) return str(se, "programs");
+	                   se) if (!strcmp(e2e_str(se, "arm"), "candidate") &&
+	                           !strcmp(e2e_str(se, "mode"), "eager") &&
+	                           !strcmp(e2e_str(se, "step"), "op")) return e2e_str(se, "programs");
 	return "";
 }
 
@@ -98,7 +80,7 @@ static void check_results(const json_t *doc)
 	const json_t *p;
 	json_array_foreach(points, i, p)
 	{
-		const char *id = str(p, "id");
+		const char *id = e2e_str(p, "id");
 		int k = 0;
 		while (k < EXPECTED && strcmp(expected[k].id, id) != 0)
 			k++;
@@ -106,16 +88,16 @@ static void check_results(const json_t *doc)
 		if (k == EXPECTED)
 			continue;
 		const json_t *v = json_object_get(p, "verdict");
-		CHECK_MSG(!strcmp(str(v, "candidate"), expected[k].candidate),
-		          "%s: verdict names candidate '%s', want %s", id, str(v, "candidate"),
+		CHECK_MSG(!strcmp(e2e_str(v, "candidate"), expected[k].candidate),
+		          "%s: verdict names candidate '%s', want %s", id, e2e_str(v, "candidate"),
 		          expected[k].candidate);
-		CHECK_MSG(!strcmp(str(v, "status"), expected[k].verdict), "%s: %s (%s), want %s",
-		          id, str(v, "status"), str(v, "summary"), expected[k].verdict);
-		CHECK_MSG(!strcmp(str(v, "incumbent"), "host:ref"), "%s: incumbent %s", id,
-		          str(v, "incumbent"));
-		const json_t *rec = record(p, "candidate");
-		CHECK_MSG(rec && !strcmp(str(rec, "program"), expected[k].candidate),
-		          "%s: candidate accuracy record %s", id, str(rec, "program"));
+		CHECK_MSG(!strcmp(e2e_str(v, "status"), expected[k].verdict), "%s: %s (%s), want %s",
+		          id, e2e_str(v, "status"), e2e_str(v, "summary"), expected[k].verdict);
+		CHECK_MSG(!strcmp(e2e_str(v, "incumbent"), "host:ref"), "%s: incumbent %s", id,
+		          e2e_str(v, "incumbent"));
+		const json_t *rec = e2e_record(p, "candidate");
+		CHECK_MSG(rec && !strcmp(e2e_str(rec, "program"), expected[k].candidate),
+		          "%s: candidate accuracy record %s", id, e2e_str(rec, "program"));
 		char want[160];
 		snprintf(want, sizeof(want), "fwd=%s", expected[k].candidate);
 		CHECK_MSG(!strcmp(timed_candidate(doc, i), want), "%s: timed %s, want %s", id,
@@ -169,7 +151,7 @@ static void check_plan(const char *results)
 		long long d_out = json_integer_value(json_object_get(r, "d_out"));
 		long long lo = json_integer_value(json_object_get(r, "t_min"));
 		long long hi = json_integer_value(json_object_get(r, "t_max"));
-		const char *prog = str(r, "program");
+		const char *prog = e2e_str(r, "program");
 		CHECK_MSG(d_out == 64, "a route on 64x%lld (%s)", d_out, prog);
 		twin += !strcmp(prog, "cal:twin:host:ref") && lo == 31 && hi == 33;
 		ref += !strcmp(prog, "host:ref") && lo == 63 && hi == 65;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "e2e.h"
 #include "jschema.h"
 
 static char tmpdir[] = "/tmp/gemmq-test-e2e-qualify-XXXXXX";
@@ -39,37 +40,11 @@ static void protocol_path(char *buf, size_t size, const char *name)
 	snprintf(buf, size, "%s/tests/protocols/e2e/%s.json", GQ_SOURCE_DIR, name);
 }
 
-/* Start gemmq with args (NULL-terminated), output to log. */
-static pid_t start(const char *log, const char *const *args)
-{
-	const char *argv[32] = {GQ_GEMMQ_BIN};
-	int n = 1;
-	for (; args[n - 1] && n < 31; n++)
-		argv[n] = args[n - 1];
-	argv[n] = NULL;
-	pid_t pid = fork();
-	if (pid == 0) {
-		FILE *f = freopen(log, "a", stdout);
-		if (f)
-			dup2(fileno(stdout), 2);
-		execv(GQ_GEMMQ_BIN, (char *const *)argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-static int finish(pid_t pid)
-{
-	int status = 0;
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 static int run(const char *const *args)
 {
 	char log[512];
 	path_in(log, sizeof(log), "gemmq.log");
-	return finish(start(log, args));
+	return e2e_finish(e2e_start(log, args));
 }
 
 static void sleep_ms(int ms)
@@ -93,12 +68,6 @@ static void check_valid(const char *path)
 	int n = gq_jschema_validate(schema, doc, report, sizeof(report));
 	CHECK_MSG(n == 0, "%s: %d schema violations:\n%s", path, n, report);
 	json_decref(doc);
-}
-
-static const char *str(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
 }
 
 static json_int_t integer(const json_t *o, const char *key)
@@ -126,32 +95,32 @@ static void test_host(void)
 	json_t *doc = load(out);
 	if (!doc)
 		return;
-	CHECK(!strcmp(str(json_object_get(doc, "meta"), "command"), "qualify"));
+	CHECK(!strcmp(e2e_str(json_object_get(doc, "meta"), "command"), "qualify"));
 	CHECK(json_is_true(json_object_get(json_object_get(doc, "meta"), "complete")));
 	size_t i;
 	json_t *p;
 	json_array_foreach(json_object_get(doc, "points"), i, p)
 	{
 		const json_t *v = json_object_get(p, "verdict");
-		const char *st = str(v, "status");
-		CHECK_MSG(json_is_object(v), "%s: no verdict", str(p, "id"));
-		if (!strcmp(str(p, "op"), "dgrad")) {
+		const char *st = e2e_str(v, "status");
+		CHECK_MSG(json_is_object(v), "%s: no verdict", e2e_str(p, "id"));
+		if (!strcmp(e2e_str(p, "op"), "dgrad")) {
 			const json_t *r = json_array_get(json_object_get(v, "reasons"), 0);
-			CHECK_MSG(!strcmp(st, "inaccurate"), "%s: %s", str(p, "id"), st);
-			CHECK(!strcmp(str(r, "rule"), "accuracy") && integer(r, "seed") == 1 &&
-			      !strcmp(str(r, "metric"), "rel_fro") &&
+			CHECK_MSG(!strcmp(st, "inaccurate"), "%s: %s", e2e_str(p, "id"), st);
+			CHECK(!strcmp(e2e_str(r, "rule"), "accuracy") && integer(r, "seed") == 1 &&
+			      !strcmp(e2e_str(r, "metric"), "rel_fro") &&
 			      json_real_value(json_object_get(r, "figure")) > 5e-5);
 		} else
 			CHECK_MSG(!strcmp(st, "qualified") || !strcmp(st, "inconclusive") ||
 			              !strcmp(st, "slower"),
-			          "%s: %s", str(p, "id"), st);
+			          "%s: %s", e2e_str(p, "id"), st);
 	}
 	const json_t *counts = json_object_get(json_object_get(doc, "qualification"), "counts");
 	CHECK(integer(counts, "inaccurate") == 2 && integer(counts, "pending") == 0);
 	/* Again: nothing is measured twice. */
 	char log[512];
 	path_in(log, sizeof(log), "again.log");
-	code = finish(start(
+	code = e2e_finish(e2e_start(
 	    log, (const char *const[]){"qualify", proto, "--device", "host", "-o", out, NULL}));
 	json_t *again = load(out);
 	CHECK(code == 1 && again);
@@ -202,29 +171,29 @@ static void test_resume(void)
 	const char *args[] = {"qualify", proto, "--device", "host", "-o", out, NULL};
 
 	/* 1: stopped while accuracy runs */
-	pid_t pid = start(log, args);
+	pid_t pid = e2e_start(log, args);
 	int done = -1;
 	for (int k = 0; k < 3000 && done < 2; k++) {
 		sleep_ms(5);
 		done = points_done(out);
 	}
 	kill(pid, SIGTERM);
-	finish(pid);
+	e2e_finish(pid);
 	json_t *first = load(out);
 	done = first ? (int)integer(json_object_get(first, "summary"), "points_done") : -1;
 	CHECK_MSG(done >= 2 && done < 6, "the first stop came after %d accuracy points", done);
 
 	/* 2: resumed, stopped while the first timing worker runs */
-	pid = start(log, args);
+	pid = e2e_start(log, args);
 	for (int k = 0; k < 3000 && lines_of(raw) < 3; k++)
 		sleep_ms(5);
 	kill(pid, SIGTERM);
-	finish(pid);
+	e2e_finish(pid);
 	int kept = lines_of(raw) - 1; /* the header line */
 	CHECK_MSG(kept >= 2 && kept < 6, "the second stop came after %d timed points", kept);
 
 	/* 3: to the end */
-	int code = finish(start(log, args));
+	int code = e2e_finish(e2e_start(log, args));
 	CHECK_MSG(code == 0, "the last run exited %d", code);
 	check_valid(out);
 	json_t *last = load(out);
@@ -266,7 +235,7 @@ static void test_resume(void)
 	}
 	const json_t *runs0 = json_object_get(json_array_get(procs, 0), "runs");
 	CHECK(json_array_size(runs0) == 2 && integer(json_array_get(runs0, 0), "points") == kept &&
-	      strstr(str(json_array_get(runs0, 0), "how"), "stopped"));
+	      strstr(e2e_str(json_array_get(runs0, 0), "how"), "stopped"));
 	CHECK(integer(json_object_get(json_object_get(last, "timing"), "summary"), "points_ok") ==
 	      6);
 	json_decref(first);
@@ -299,7 +268,7 @@ static void test_shards(void)
 		size_t i;
 		json_t *p;
 		json_array_foreach(json_object_get(doc, "points"), i, p)
-		    CHECK_MSG(json_is_object(json_object_get(p, "verdict")), "%s", str(p, "id"));
+		    CHECK_MSG(json_is_object(json_object_get(p, "verdict")), "%s", e2e_str(p, "id"));
 		const json_t *counts =
 		    json_object_get(json_object_get(doc, "qualification"), "counts");
 		CHECK(integer(counts, "inaccurate") == 2 && integer(counts, "pending") == 0);

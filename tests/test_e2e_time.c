@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "e2e.h"
 
 static char tmpdir[] = "/tmp/gemmq-test-e2e-time-XXXXXX";
 
@@ -44,30 +45,10 @@ static int run_time(const char *name, json_t **timing)
 	return code;
 }
 
-static const char *str(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
-
-/* The series of arm, mode, step at point p, or NULL. */
-static json_t *series(json_t *p, const char *arm, const char *mode, const char *step)
-{
-	size_t i;
-	json_t *s;
-	json_array_foreach(json_object_get(p, "series"), i, s)
-	{
-		if (!strcmp(str(s, "arm"), arm) && !strcmp(str(s, "mode"), mode) &&
-		    !strcmp(str(s, "step"), step))
-			return s;
-	}
-	return NULL;
-}
-
 /* 1 when the series is ok with four finite per-process medians and a finite median. */
 static int complete(json_t *s)
 {
-	if (!s || strcmp(str(s, "status"), "ok") != 0)
+	if (!s || strcmp(e2e_str(s, "status"), "ok") != 0)
 		return 0;
 	json_t *m = json_object_get(s, "per_process_median_ns");
 	if (json_array_size(m) != 4)
@@ -84,7 +65,7 @@ static double aa_ratio(json_t *p, const char *mode, const char *step)
 	json_t *a;
 	json_array_foreach(json_object_get(p, "aa"), i, a)
 	{
-		if (!strcmp(str(a, "mode"), mode) && !strcmp(str(a, "step"), step))
+		if (!strcmp(e2e_str(a, "mode"), mode) && !strcmp(e2e_str(a, "step"), step))
 			return json_number_value(json_object_get(a, "ratio"));
 	}
 	return NAN;
@@ -100,11 +81,11 @@ static void check_processes(json_t *t)
 	CHECK(json_array_size(procs) == 4);
 	for (size_t i = 0; i < 4 && i < json_array_size(procs); i++) {
 		json_t *p = json_array_get(procs, i);
-		CHECK_MSG(!strcmp(str(p, "layout"), want[i][0]) &&
-		              !strcmp(str(p, "order"), want[i][1]) &&
-		              !strcmp(str(p, "allocation"), want[i][2]),
-		          "process %zu: %s %s %s", i, str(p, "layout"), str(p, "order"),
-		          str(p, "allocation"));
+		CHECK_MSG(!strcmp(e2e_str(p, "layout"), want[i][0]) &&
+		              !strcmp(e2e_str(p, "order"), want[i][1]) &&
+		              !strcmp(e2e_str(p, "allocation"), want[i][2]),
+		          "process %zu: %s %s %s", i, e2e_str(p, "layout"), e2e_str(p, "order"),
+		          e2e_str(p, "allocation"));
 	}
 }
 
@@ -115,33 +96,33 @@ static void test_clean(void)
 	CHECK_MSG(code == 0, "exit status %d", code);
 	if (!t)
 		return;
-	CHECK(!strcmp(str(t, "backend"), "host-clock"));
+	CHECK(!strcmp(e2e_str(t, "backend"), "host-clock"));
 	check_processes(t);
 	size_t i;
 	json_t *p;
 	json_array_foreach(json_object_get(t, "points"), i, p)
 	{
-		const char *id = str(p, "id");
-		CHECK_MSG(!strcmp(str(p, "status"), "ok"), "%s: %s", id, str(p, "status"));
+		const char *id = e2e_str(p, "id");
+		CHECK_MSG(!strcmp(e2e_str(p, "status"), "ok"), "%s: %s", id, e2e_str(p, "status"));
 		const char *steps[2] = {"op", "bwd"};
 		for (int s = 0; s < 2; s++) {
-			CHECK_MSG(complete(series(p, "incumbent", "eager", steps[s])), "%s %s", id,
+			CHECK_MSG(complete(e2e_series(p, "incumbent", "eager", steps[s])), "%s %s", id,
 			          steps[s]);
-			CHECK_MSG(complete(series(p, "twin", "eager", steps[s])), "%s %s: no twin",
+			CHECK_MSG(complete(e2e_series(p, "twin", "eager", steps[s])), "%s %s: no twin",
 			          id, steps[s]);
-			CHECK_MSG(complete(series(p, "candidate", "eager", steps[s])), "%s %s", id,
+			CHECK_MSG(complete(e2e_series(p, "candidate", "eager", steps[s])), "%s %s", id,
 			          steps[s]);
 			double r = aa_ratio(p, "eager", steps[s]);
 			CHECK_MSG(isfinite(r) && r > 0, "%s %s: A/A ratio %g", id, steps[s], r);
-			json_t *g = series(p, "incumbent", "graph", steps[s]);
-			CHECK(g && !strcmp(str(g, "status"), "unsupported") &&
-			      strstr(str(g, "message"), "eager launches only"));
-			json_t *so = series(p, "sota", "eager", steps[s]);
-			CHECK(so && !strcmp(str(so, "status"), "unsupported") &&
-			      strstr(str(so, "message"), "GPUs only"));
+			json_t *g = e2e_series(p, "incumbent", "graph", steps[s]);
+			CHECK(g && !strcmp(e2e_str(g, "status"), "unsupported") &&
+			      strstr(e2e_str(g, "message"), "eager launches only"));
+			json_t *so = e2e_series(p, "sota", "eager", steps[s]);
+			CHECK(so && !strcmp(e2e_str(so, "status"), "unsupported") &&
+			      strstr(e2e_str(so, "message"), "GPUs only"));
 		}
 		json_t *sp = json_array_get(json_object_get(p, "speedups"), 0);
-		CHECK_MSG(sp && !strcmp(str(sp, "new"), "candidate") &&
+		CHECK_MSG(sp && !strcmp(e2e_str(sp, "new"), "candidate") &&
 		              json_number_value(json_object_get(sp, "lo")) <=
 		                  json_number_value(json_object_get(sp, "hi")) &&
 		              json_integer_value(json_object_get(sp, "processes")) == 4,
@@ -170,32 +151,32 @@ static void test_crash(void)
 	json_t *p;
 	json_array_foreach(json_object_get(t, "points"), i, p)
 	{
-		const char *id = str(p, "id");
+		const char *id = e2e_str(p, "id");
 		if (strstr(id, "/T130/")) {
-			CHECK_MSG(!strcmp(str(p, "status"), "error"), "%s: %s", id,
-			          str(p, "status"));
+			CHECK_MSG(!strcmp(e2e_str(p, "status"), "error"), "%s: %s", id,
+			          e2e_str(p, "status"));
 			json_t *errors = json_object_get(p, "errors");
 			CHECK(json_array_size(errors) == 4);
 			size_t j;
 			json_t *e;
 			json_array_foreach(errors, j, e)
 			{
-				CHECK_MSG(strstr(str(e, "message"), "killed by signal 11") &&
-				              strstr(str(e, "message"), "while timing this point"),
-				          "%s", str(e, "message"));
+				CHECK_MSG(strstr(e2e_str(e, "message"), "killed by signal 11") &&
+				              strstr(e2e_str(e, "message"), "while timing this point"),
+				          "%s", e2e_str(e, "message"));
 			}
 			continue;
 		}
-		CHECK_MSG(!strcmp(str(p, "status"), "ok"), "%s: %s", id, str(p, "status"));
-		CHECK_MSG(complete(series(p, "incumbent", "eager", "op")) &&
-		              complete(series(p, "twin", "eager", "op")) &&
-		              complete(series(p, "incumbent", "eager", "bwd")),
+		CHECK_MSG(!strcmp(e2e_str(p, "status"), "ok"), "%s: %s", id, e2e_str(p, "status"));
+		CHECK_MSG(complete(e2e_series(p, "incumbent", "eager", "op")) &&
+		              complete(e2e_series(p, "twin", "eager", "op")) &&
+		              complete(e2e_series(p, "incumbent", "eager", "bwd")),
 		          "%s: incomplete after the crash", id);
 		CHECK(isfinite(aa_ratio(p, "eager", "op")));
 	}
 	json_array_foreach(json_object_get(t, "processes"), i, p)
 	{
-		CHECK(!strcmp(str(p, "status"), "error"));
+		CHECK(!strcmp(e2e_str(p, "status"), "error"));
 		CHECK(json_integer_value(json_object_get(p, "workers")) == 2 &&
 		      json_integer_value(json_object_get(p, "failures")) == 1);
 	}
@@ -215,10 +196,10 @@ static void test_timeout(void)
 	json_t *p;
 	json_array_foreach(json_object_get(t, "points"), i, p)
 	{
-		CHECK(!strcmp(str(p, "status"), "error"));
+		CHECK(!strcmp(e2e_str(p, "status"), "error"));
 		json_t *e = json_array_get(json_object_get(p, "errors"), 0);
-		CHECK_MSG(e && strstr(str(e, "message"), "worker_timeout_s = 0.001 s"), "%s",
-		          str(e, "message"));
+		CHECK_MSG(e && strstr(e2e_str(e, "message"), "worker_timeout_s = 0.001 s"), "%s",
+		          e2e_str(e, "message"));
 	}
 	json_decref(t);
 }

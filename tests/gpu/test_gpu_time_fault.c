@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../check.h"
+#include "../e2e.h"
 
 static const char *first_existing(const char *const *paths, int n)
 {
@@ -29,28 +30,9 @@ static const char *first_existing(const char *const *paths, int n)
 	return NULL;
 }
 
-static const char *str(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
-
-static json_t *series(json_t *p, const char *arm, const char *mode)
-{
-	size_t i;
-	json_t *s;
-	json_array_foreach(json_object_get(p, "series"), i, s)
-	{
-		if (!strcmp(str(s, "arm"), arm) && !strcmp(str(s, "mode"), mode) &&
-		    !strcmp(str(s, "step"), "op"))
-			return s;
-	}
-	return NULL;
-}
-
 static int complete(json_t *s)
 {
-	if (!s || strcmp(str(s, "status"), "ok") != 0)
+	if (!s || strcmp(e2e_str(s, "status"), "ok") != 0)
 		return 0;
 	json_t *m = json_object_get(s, "per_process_median_ns");
 	for (size_t i = 0; i < 4; i++)
@@ -101,12 +83,12 @@ int main(void)
 	int faulted = 0, clean = 0;
 	json_array_foreach(json_object_get(t, "points"), i, p)
 	{
-		const char *id = str(p, "id");
-		printf("%-32s %s\n", id, str(p, "status"));
+		const char *id = e2e_str(p, "id");
+		printf("%-32s %s\n", id, e2e_str(p, "status"));
 		if (strstr(id, "/T2049/")) {
 			faulted++;
-			CHECK_MSG(!strcmp(str(p, "status"), "error"), "%s: %s", id,
-			          str(p, "status"));
+			CHECK_MSG(!strcmp(e2e_str(p, "status"), "error"), "%s: %s", id,
+			          e2e_str(p, "status"));
 			json_t *errors = json_object_get(p, "errors");
 			CHECK_MSG(json_array_size(errors) == 4, "%s: %zu process errors", id,
 			          json_array_size(errors));
@@ -116,39 +98,39 @@ int main(void)
 			{
 				printf("  process %lld: %.300s\n",
 				       (long long)json_integer_value(json_object_get(e, "process")),
-				       str(e, "message"));
-				CHECK_MSG(strstr(str(e, "message"), "illegal"), "%s",
-				          str(e, "message"));
+				       e2e_str(e, "message"));
+				CHECK_MSG(strstr(e2e_str(e, "message"), "illegal"), "%s",
+				          e2e_str(e, "message"));
 			}
 			continue;
 		}
 		clean++;
-		CHECK_MSG(!strcmp(str(p, "status"), "ok"), "%s: %s", id, str(p, "status"));
+		CHECK_MSG(!strcmp(e2e_str(p, "status"), "ok"), "%s: %s", id, e2e_str(p, "status"));
 		const char *arms[4] = {"incumbent", "candidate", "twin", "sota"};
 		const char *modes[2] = {"graph", "eager"};
 		for (int a = 0; a < 4; a++)
 			for (int m = 0; m < 2; m++) {
-				json_t *s = series(p, arms[a], modes[m]);
+				json_t *s = e2e_series(p, arms[a], modes[m], "op");
 				CHECK_MSG(complete(s), "%s %s %s: %s %s", id, arms[a], modes[m],
-				          s ? str(s, "status") : "missing",
-				          s ? str(s, "message") : "");
+				          s ? e2e_str(s, "status") : "missing",
+				          s ? e2e_str(s, "message") : "");
 			}
 		size_t k;
 		json_t *a;
 		json_array_foreach(json_object_get(p, "aa"), k, a)
 		{
 			double r = json_number_value(json_object_get(a, "ratio"));
-			printf("  A/A %s: %.4f\n", str(a, "mode"), r);
+			printf("  A/A %s: %.4f\n", e2e_str(a, "mode"), r);
 			CHECK(isfinite(r) && r > 0.8 && r < 1.25);
 		}
 	}
 	CHECK(faulted == 1 && clean == 2);
 	json_array_foreach(json_object_get(t, "processes"), i, p)
 	{
-		printf("process %zu (%s, %s): %lld workers: %s\n", i, str(p, "layout"),
-		       str(p, "order"),
+		printf("process %zu (%s, %s): %lld workers: %s\n", i, e2e_str(p, "layout"),
+		       e2e_str(p, "order"),
 		       (long long)json_integer_value(json_object_get(p, "workers")),
-		       str(p, "message"));
+		       e2e_str(p, "message"));
 		CHECK(json_integer_value(json_object_get(p, "workers")) == 2 &&
 		      json_integer_value(json_object_get(p, "failures")) == 1);
 	}
