@@ -196,16 +196,95 @@ static void put_caption(FILE *out, const json_t *doc)
 	    json_is_false(json_object_get(meta, "complete")) ? " **Incomplete run.**" : "");
 }
 
-int gq_bench_markdown(const json_t *doc, FILE *out)
+static int same_text(const json_t *a, const json_t *b, const char *key)
+{
+	const char *x = json_string_value(json_object_get(a, key));
+	const char *y = json_string_value(json_object_get(b, key));
+	return x && y && strcmp(x, y) == 0;
+}
+
+static int same_int(const json_t *a, const json_t *b, const char *key)
+{
+	const json_t *x = json_object_get(a, key), *y = json_object_get(b, key);
+	return json_is_integer(x) && json_is_integer(y) &&
+	       json_integer_value(x) == json_integer_value(y);
+}
+
+const char *gq_bench_accuracy(const json_t *results, const json_t *pt, const char *program)
+{
+	size_t i, j;
+	const json_t *rp, *prog;
+	json_array_foreach(json_object_get(results, "points"), i, rp)
+	{
+		if (!same_text(rp, pt, "op") || !same_int(rp, pt, "d_in") ||
+		    !same_int(rp, pt, "d_out") || !same_int(rp, pt, "t") || !same_text(rp, pt, "in") ||
+		    !same_text(rp, pt, "out"))
+			continue;
+		json_array_foreach(json_object_get(json_object_get(rp, "accuracy"), "programs"), j,
+		                   prog)
+		{
+			const char *name = json_string_value(json_object_get(prog, "program"));
+			if (name && strcmp(name, program) == 0)
+				return json_string_value(json_object_get(prog, "status"));
+		}
+	}
+	return NULL;
+}
+
+/* cuBLASLt's fastest algorithm that passed its budget in accuracy; NULL when none did. */
+static const json_t *best_accurate_cublaslt(const json_t *pt, const json_t *accuracy)
+{
+	const json_t *best = NULL;
+	size_t j;
+	const json_t *prog;
+	json_array_foreach(json_object_get(pt, "programs"), j, prog)
+	{
+		const char *name = json_string_value(json_object_get(prog, "program"));
+		if (!name || !is_ok(prog) || strcmp(gq_bench_family(name), "cublaslt") != 0)
+			continue;
+		const char *st = gq_bench_accuracy(accuracy, pt, name);
+		if (!st || strcmp(st, "pass") != 0)
+			continue;
+		if (!best || get_num(prog, "median_us") < get_num(best, "median_us"))
+			best = prog;
+	}
+	return best;
+}
+
+static int inaccurate(const char *status)
+{
+	return status && (strcmp(status, "fail") == 0 || strcmp(status, "error") == 0);
+}
+
+/* The caption's sentence on the accuracy document. */
+static void put_accuracy_caption(FILE *out, const json_t *accuracy)
+{
+	const json_t *proto = json_object_get(json_object_get(accuracy, "meta"), "protocol");
+	const json_t *acc = json_object_get(json_object_get(proto, "content"), "accuracy");
+	fprintf(out,
+	        "Accuracy from `gemmq accuracy` on protocol `%s` (%lld seeds x %lld reruns, each "
+	        "point's budget, git %s): a program is inaccurate where it missed its budget there; "
+	        "— where those results do not have the point or the program.\n\n",
+	        str_or(proto, "name", "?"), (long long)json_integer_value(json_object_get(acc, "seeds")),
+	        (long long)json_integer_value(json_object_get(acc, "reruns")),
+	        str_or(json_object_get(accuracy, "meta"), "git_sha", "?"));
+}
+
+int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 {
 	const json_t *points = json_object_get(doc, "points");
 	if (!json_is_array(points))
 		return -1;
 	put_caption(out, doc);
+	if (accuracy)
+		put_accuracy_caption(out, accuracy);
 	fputs("| shape | T | dtypes | floor µs | cuBLASLt best (algo) µs | cublas:default µs | det "
 	      "µs "
-	      "| streamk µs | best split (name) µs | best split / cuBLASLt best |\n"
-	      "|---|---:|---|---:|---|---:|---:|---:|---|---:|\n",
+	      "| streamk µs | best split (name) µs | best split / cuBLASLt best |",
+	      out);
+	fputs(accuracy ? " fastest accurate cuBLASLt (algo) µs | best split / fastest accurate "
+	                 "cuBLASLt |\n|---|---:|---|---:|---|---:|---:|---:|---|---:|---|---:|\n"
+	               : "\n|---|---:|---|---:|---|---:|---:|---:|---|---:|\n",
 	      out);
 	size_t i;
 	const json_t *pt;
@@ -216,8 +295,11 @@ int gq_bench_markdown(const json_t *doc, FILE *out)
 		put_us(out, get_num(pt, "floor_us"));
 		const json_t *lt = json_object_get(s, "cublaslt_best");
 		if (json_is_object(lt))
-			fprintf(out, " %.2f (%s) |", get_num(lt, "median_us"),
-			        str_or(lt, "program", "?"));
+			fprintf(out, " %.2f (%s%s) |", get_num(lt, "median_us"),
+			        str_or(lt, "program", "?"),
+			        inaccurate(gq_bench_accuracy(accuracy, pt, str_or(lt, "program", "")))
+			            ? ", inaccurate"
+			            : "");
 		else
 			fputs(" — |", out);
 		put_us(out, get_num(s, "cublas_default_us"));
@@ -230,6 +312,15 @@ int gq_bench_markdown(const json_t *doc, FILE *out)
 		else
 			fputs(" — |", out);
 		put_ratio(out, get_num(json_object_get(s, "over_cublaslt_best"), "split_best"));
+		if (accuracy) {
+			const json_t *acc_lt = best_accurate_cublaslt(pt, accuracy);
+			if (acc_lt)
+				fprintf(out, " %.2f (%s) |", get_num(acc_lt, "median_us"),
+				        str_or(acc_lt, "program", "?"));
+			else
+				fputs(" — |", out);
+			put_ratio(out, ratio(get_num(sp, "median_us"), get_num(acc_lt, "median_us")));
+		}
 		fputc('\n', out);
 		json_decref(s);
 	}
@@ -256,7 +347,11 @@ int gq_bench_markdown(const json_t *doc, FILE *out)
 				        get_num(prog, "max_us"));
 				put_ratio(out, ratio(med, floor_us));
 				put_ratio(out, ratio(med, lt));
-				fputs("  |\n", out);
+				const char *st = gq_bench_accuracy(accuracy, pt, str_or(prog, "program", ""));
+				if (st)
+					fprintf(out, " accuracy: %s |\n", st);
+				else
+					fputs("  |\n", out);
 			} else {
 				/* Pipes in a reason would break the table. */
 				char reason[256];

@@ -56,13 +56,23 @@ const char *gq_bench_family(const char *program);
  * (< 1: faster than cuBLASLt). */
 json_t *gq_bench_summary(const json_t *point);
 
+/* The accuracy status ("pass", "fail", "error" or "unsupported") of program at the bench point
+ * pt in results, an accuracy results document (results.h, kind "gemmq-results"): the point with
+ * the same op, d_in, d_out, t, in and out dtypes. NULL when results is NULL or holds no such
+ * point or program. */
+const char *gq_bench_accuracy(const json_t *results, const json_t *pt, const char *program);
+
 /* Write the Markdown of a bench document to out: a caption made from the metadata (device,
  * driver, cuBLASLt version, iterations, flush size, bandwidth), a table with one row per point
  * (shape, T, dtypes, floor, cuBLASLt's best with its algorithm, cublas:default, det, streamk,
  * the best split with its name, best split / cuBLASLt best), then a table with every program of
- * every point. Summaries are recomputed from the programs. Returns 0, or -1 when doc is not a
- * bench document (no "points" array). */
-int gq_bench_markdown(const json_t *doc, FILE *out);
+ * every point. Summaries are recomputed from the programs.
+ * With accuracy (an accuracy results document, else NULL), the caption names its protocol and
+ * seeds × reruns; a program that missed its budget there is marked "inaccurate" where it is
+ * cuBLASLt's best; two more columns give the fastest cuBLASLt algorithm that passed and best
+ * split / that; and every program's row says its accuracy status. Returns 0, or -1 when doc is
+ * not a bench document (no "points" array). */
+int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -35,7 +35,7 @@
 static const char usage_bench[] =
     "usage: gemmq bench [PROTOCOL] [--device N] [-p PROGRAM...] [-o FILE.json] [--md FILE.md]\n"
     "                   [--iterations N] [--warmup N] [--bandwidth GBPS] [-q]\n"
-    "       gemmq bench --render FILE.json [--md FILE.md]\n"
+    "       gemmq bench --render FILE.json [--md FILE.md] [--accuracy RESULTS.json]\n"
     "\n"
     "A benchmark, not a test: time every program at every point of PROTOCOL (default: the\n"
     "embedded smoke protocol) next to cublas:default and cublaslt:algo:0..7 (cuBLASLt's top 8;\n"
@@ -61,6 +61,9 @@ static const char usage_bench[] =
     "  --render FILE.json write the Markdown of an existing bench JSON (to --md, default:\n"
     "                     stdout) without measuring; the committed tables are made so, so that\n"
     "                     they are exactly the rendering of the committed JSON\n"
+    "  --accuracy FILE    with --render: the results of `gemmq accuracy` for the same points\n"
+    "                     (e.g. with -p cublaslt:algo:0..7); marks the programs that missed\n"
+    "                     their budget there and adds the fastest accurate cuBLASLt algorithm\n"
     "\n"
     "exit status: 0 every point timed, 1 some program errored at some point, 2 bad usage or\n"
     "input (also: no GPU), 3 internal or device error\n";
@@ -293,15 +296,17 @@ static json_t *meta_json(const bench_ctx *c, const gq_run_meta *m, int complete)
 	                 "graph", "cupti", gq_cupti_timer_note());
 }
 
-/* Write the Markdown of doc to path atomically (temporary file + rename). */
-static gq_status write_markdown(const json_t *doc, const char *path, gq_error *err)
+/* Write the Markdown of doc (accuracy: NULL or an accuracy results document) to path
+ * atomically (temporary file + rename). */
+static gq_status write_markdown(const json_t *doc, const json_t *accuracy, const char *path,
+                                gq_error *err)
 {
 	char tmp[4200];
 	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", path, (long)getpid());
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return gq_error_set(err, GQ_ERR_INPUT, path, "cannot write the Markdown file");
-	int r = gq_bench_markdown(doc, f);
+	int r = gq_bench_markdown(doc, accuracy, f);
 	if (fclose(f) != 0 || r != 0 || rename(tmp, path) != 0) {
 		remove(tmp);
 		return gq_error_set(err, GQ_ERR_INTERNAL, path, "cannot write the Markdown file");
@@ -327,19 +332,49 @@ static json_t *load_doc(const char *path, gq_error *err)
 	return doc;
 }
 
-/* `gemmq bench --render FILE.json [--md FILE.md]`: Markdown from a bench JSON. */
-static int render(const char *json_path, const char *md)
+/* An accuracy results document (kind "gemmq-results" with a "points" array), or NULL with err
+ * set. */
+static json_t *load_accuracy(const char *path, gq_error *err)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, 0, &je);
+	if (!doc) {
+		gq_error_set(err, GQ_ERR_INPUT, path, "line %d column %d: %s", je.line, je.column,
+		             je.text);
+		return NULL;
+	}
+	const char *kind = json_string_value(json_object_get(doc, "kind"));
+	if (!kind || strcmp(kind, "gemmq-results") != 0 ||
+	    !json_is_array(json_object_get(doc, "points"))) {
+		gq_error_set(err, GQ_ERR_INPUT, path,
+		             "not the results of gemmq accuracy (kind \"gemmq-results\" with a "
+		             "\"points\" array); --accuracy wants the JSON that gemmq accuracy writes");
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* `gemmq bench --render FILE.json [--md FILE.md] [--accuracy RESULTS.json]`: Markdown from a
+ * bench JSON. */
+static int render(const char *json_path, const char *md, const char *accuracy_path)
 {
 	gq_error err;
 	gq_error_clear(&err);
 	json_t *doc = load_doc(json_path, &err);
 	if (!doc)
 		return gq_cli_error("bench", &err);
+	json_t *acc = NULL;
+	if (accuracy_path && !(acc = load_accuracy(accuracy_path, &err))) {
+		json_decref(doc);
+		return gq_cli_error("bench", &err);
+	}
 	gq_status s = GQ_OK;
 	if (md)
-		s = write_markdown(doc, md, &err);
+		s = write_markdown(doc, acc, md, &err);
 	else
-		gq_bench_markdown(doc, stdout);
+		gq_bench_markdown(doc, acc, stdout);
+	json_decref(acc);
 	json_decref(doc);
 	return s == GQ_OK ? GQ_EXIT_OK : gq_cli_error("bench", &err);
 }
@@ -354,7 +389,7 @@ static int parse_count(const char *s, int min)
 
 int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 {
-	enum { OPT_MD = 1000, OPT_ITER, OPT_WARMUP, OPT_BW, OPT_RENDER };
+	enum { OPT_MD = 1000, OPT_ITER, OPT_WARMUP, OPT_BW, OPT_RENDER, OPT_ACCURACY };
 	static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
 	                                     {"program", required_argument, NULL, 'p'},
 	                                     {"output", required_argument, NULL, 'o'},
@@ -363,10 +398,12 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 	                                     {"warmup", required_argument, NULL, OPT_WARMUP},
 	                                     {"bandwidth", required_argument, NULL, OPT_BW},
 	                                     {"render", required_argument, NULL, OPT_RENDER},
+	                                     {"accuracy", required_argument, NULL, OPT_ACCURACY},
 	                                     {"quiet", no_argument, NULL, 'q'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
 	const char *spec = NULL, *output = NULL, *md = NULL, *render_path = NULL;
+	const char *accuracy_path = NULL;
 	const char *programs[BENCH_MAX_PROGRAMS + 1 + BENCH_CUBLASLT_ALGOS];
 	int given = 0, iterations = 20, warmup = 3, quiet = 0, c;
 	double gbps = GQ_BENCH_DEFAULT_GBPS;
@@ -390,6 +427,9 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 			break;
 		case OPT_RENDER:
 			render_path = optarg;
+			break;
+		case OPT_ACCURACY:
+			accuracy_path = optarg;
 			break;
 		case 'p':
 			if (given == BENCH_MAX_PROGRAMS)
@@ -429,7 +469,11 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 		return gq_cli_usage_error("bench", usage_bench, "give one protocol (got '%s' too)",
 		                          argv[optind + 1]);
 	if (render_path)
-		return render(render_path, md);
+		return render(render_path, md, accuracy_path);
+	if (accuracy_path)
+		return gq_cli_usage_error("bench", usage_bench, "%s",
+		                          "--accuracy goes with --render (a measuring run has no "
+		                          "accuracy results to join)");
 	if (spec && strcmp(spec, "host") == 0) {
 		gq_error_set(
 		    &err, GQ_ERR_INPUT, NULL,
@@ -544,7 +588,7 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 		gq_error_clear(&werr);
 		gq_status ws = gq_results_write(doc, output, &werr);
 		if (ws == GQ_OK)
-			ws = write_markdown(doc, md, &werr);
+			ws = write_markdown(doc, NULL, md, &werr);
 		if (ws != GQ_OK && s == GQ_OK) {
 			s = werr.status;
 			err = werr;
@@ -573,7 +617,7 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 	gq_error_clear(&werr);
 	gq_status ws = gq_results_write(doc, output, &werr);
 	if (ws == GQ_OK)
-		ws = write_markdown(doc, md, &werr);
+		ws = write_markdown(doc, NULL, md, &werr);
 	printf("gemmq bench: %s: %zu points of %d, %d program errors; results: %s, %s\n",
 	       proto.name, json_array_size(points), proto.point_count, ctx.errors, output, md);
 	json_decref(doc);

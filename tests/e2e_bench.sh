@@ -53,4 +53,19 @@ ls "$tmp"/out.md.tmp-* >/dev/null 2>&1 && { echo "FAIL: a temporary Markdown fil
 expect 2 'cannot|No such file' -- "$gemmq" bench --render "$tmp/missing.json"
 echo '{"format_version": 1}' >"$tmp/notbench.json"
 expect 2 'not a bench results file' -- "$gemmq" bench --render "$tmp/notbench.json"
+
+# --accuracy: the results of gemmq accuracy at the same point mark cuBLASLt's algorithm 1 as
+# inaccurate; no other cuBLASLt algorithm ran, so there is no fastest accurate one.
+cat >"$tmp/acc.json" <<'JSON'
+{"format_version": 1, "kind": "gemmq-results",
+ "meta": {"git_sha": "c0ffee1", "protocol": {"name": "screen", "content": {"accuracy": {"seeds": 2, "reruns": 2}}}},
+ "points": [{"id": "wgrad/5120x64/T4031/bf16-bf16", "op": "wgrad", "d_in": 5120, "d_out": 64, "t": 4031, "in": "bf16", "out": "bf16",
+   "accuracy": {"programs": [{"program": "cublaslt:algo:1", "status": "fail"}, {"program": "gemmq:det", "status": "pass"}]}}]}
+JSON
+expect 0 '24.00 \(cublaslt:algo:1, inaccurate\) \| 25.00 \| 30.00 \| — \| 21.00 \(gemmq:split:n64:s4\) \| 0.875 \| — \| — \|' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/acc.json"
+expect 0 'protocol `screen` \(2 seeds x 2 reruns' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/acc.json"
+expect 0 '\| gemmq:det \| 30.00 .* \| accuracy: pass \|' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/acc.json"
+expect 2 'not the results of gemmq accuracy' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/bench.json"
+expect 2 'cannot|No such file' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/missing.json"
+expect 2 '--accuracy goes with --render' -- "$gemmq" bench --accuracy "$tmp/acc.json"
 exit $fail

@@ -106,17 +106,23 @@ static void test_summary(void)
 	json_decref(pt);
 }
 
-static char *render(const json_t *doc, int *rc)
+static char *render_acc(const json_t *doc, const json_t *accuracy, int *rc)
 {
 	char *buf = NULL;
 	size_t size = 0;
 	FILE *f = open_memstream(&buf, &size);
-	*rc = gq_bench_markdown(doc, f);
+	*rc = gq_bench_markdown(doc, accuracy, f);
 	fclose(f);
 	return buf;
 }
 
-static void test_markdown(void)
+static char *render(const json_t *doc, int *rc)
+{
+	return render_acc(doc, NULL, rc);
+}
+
+/* A bench document with point() only. */
+static json_t *bench_doc(void)
 {
 	json_t *doc = json_pack(
 	    "{s:i, s:s, s:{s:s, s:s, s:{s:s, s:s}, s:i, s:i, s:i, s:f, s:b}, s:{s:s, s:s, s:i, "
@@ -129,6 +135,12 @@ static void test_markdown(void)
 	json_t *points = json_array();
 	json_array_append_new(points, point());
 	json_object_set_new(doc, "points", points);
+	return doc;
+}
+
+static void test_markdown(void)
+{
+	json_t *doc = bench_doc();
 	int rc = 1;
 	char *md = render(doc, &rc);
 	CHECK(rc == 0);
@@ -156,6 +168,7 @@ static void test_markdown(void)
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		CHECK_MSG(strstr(md, want[i]) != NULL, "missing '%s' in:\n%s", want[i], md);
 	CHECK(strstr(md, "Incomplete") == NULL);
+	CHECK(strstr(md, "accura") == NULL); /* no accuracy results, no accuracy */
 	/* Every row of the second table: 8 programs of one point. */
 	int rows = 0;
 	for (const char *p = strstr(md, "## Every program"); p && (p = strstr(p, "\n| wgrad")); p++)
@@ -174,8 +187,71 @@ static void test_markdown(void)
 	json_decref(doc);
 }
 
+/* An accuracy results document with one point (t at the point's T) and the given statuses of
+ * its programs. */
+static json_t *accuracy_doc(long long t, const char *const *programs, const char *const *status,
+                            int count)
+{
+	json_t *progs = json_array();
+	for (int i = 0; i < count; i++)
+		json_array_append_new(progs, json_pack("{s:s, s:s}", "program", programs[i], "status",
+		                                       status[i]));
+	json_t *pt = json_pack("{s:s, s:s, s:i, s:i, s:I, s:s, s:s, s:{s:o}}", "id", "p", "op",
+	                       "wgrad", "d_in", 4096, "d_out", 32, "t", t, "in", "bf16", "out",
+	                       "fp32", "accuracy", "programs", progs);
+	return json_pack("{s:i, s:s, s:{s:s, s:{s:s, s:{s:{s:i, s:i}}}}, s:[o]}", "format_version",
+	                 1, "kind", "gemmq-results", "meta", "git_sha", "def5678", "protocol", "name",
+	                 "screen", "content", "accuracy", "seeds", 2, "reruns", 3, "points", pt);
+}
+
+/* With accuracy results: cuBLASLt's fastest (algo 3) missed its budget, algo 0 passed. */
+static void test_markdown_accuracy(void)
+{
+	json_t *doc = bench_doc();
+	const json_t *pt = json_array_get(json_object_get(doc, "points"), 0);
+	static const char *const names[] = {"cublaslt:algo:3", "cublaslt:algo:0", "gemmq:det",
+	                                    "gemmq:split:n128:s2"};
+	static const char *const status[] = {"fail", "pass", "pass", "pass"};
+	json_t *acc = accuracy_doc(1025, names, status, 4);
+	CHECK(strcmp(gq_bench_accuracy(acc, pt, "cublaslt:algo:3"), "fail") == 0);
+	CHECK(strcmp(gq_bench_accuracy(acc, pt, "gemmq:det"), "pass") == 0);
+	CHECK(gq_bench_accuracy(acc, pt, "cublaslt:algo:7") == NULL); /* not in the results */
+	CHECK(gq_bench_accuracy(NULL, pt, "gemmq:det") == NULL);
+	int rc = 1;
+	char *md = render_acc(doc, acc, &rc);
+	CHECK(rc == 0);
+	static const char *const want[] = {
+	    "Accuracy from `gemmq accuracy` on protocol `screen` (2 seeds x 3 reruns, each point's "
+	    "budget, git def5678)",
+	    "| best split / cuBLASLt best | fastest accurate cuBLASLt (algo) µs | best split / "
+	    "fastest accurate cuBLASLt |\n|---|---:|---|---:|---|---:|---:|---:|---|---:|---|---:|\n",
+	    "| 15.00 (cublaslt:algo:3, inaccurate) | 18.00 | 12.00 | — | 10.00 "
+	    "(gemmq:split:n128:s2) | 0.667 | 20.00 (cublaslt:algo:0) | 0.500 |\n",
+	    "| cublaslt:algo:3 | 15.00 | 14.50..16.25 | 7.500 | 1.000 | accuracy: fail |\n",
+	    "| gemmq:det | 12.00 | 11.50..13.25 | 6.000 | 0.800 | accuracy: pass |\n",
+	    "| cublas:default | 18.00 | 17.50..19.25 | 9.000 | 1.200 |  |\n",
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		CHECK_MSG(strstr(md, want[i]) != NULL, "missing '%s' in:\n%s", want[i], md);
+	free(md);
+	json_decref(acc);
+	/* Results of another T: nothing is known, so nothing is marked and no algorithm counts as
+	 * accurate. */
+	acc = accuracy_doc(16173, names, status, 4);
+	CHECK(gq_bench_accuracy(acc, pt, "cublaslt:algo:3") == NULL);
+	md = render_acc(doc, acc, &rc);
+	CHECK(rc == 0);
+	CHECK(strstr(md, "inaccurate)") == NULL);
+	CHECK_MSG(strstr(md, "| 0.667 | — | — |\n") != NULL, "in:\n%s", md);
+	free(md);
+	json_decref(acc);
+	json_decref(doc);
+}
+
 /* The committed benchmark (results/h200/programs.json): its Markdown is what gemmq renders from
- * it, and every point's floor is the floor of its shape. */
+ * it with the committed accuracy of cuBLASLt's top 8 at the memory-bound points
+ * (results/h200/accuracy-membound-cublaslt-top8.json), and every point's floor is the floor of
+ * its shape. */
 static void test_committed(void)
 {
 	json_error_t jerr;
@@ -183,9 +259,13 @@ static void test_committed(void)
 	CHECK_MSG(doc != NULL, "results/h200/programs.json: %s", jerr.text);
 	if (!doc)
 		return;
+	json_t *acc = json_load_file(
+	    GQ_SOURCE_DIR "/results/h200/accuracy-membound-cublaslt-top8.json", 0, &jerr);
+	CHECK_MSG(acc != NULL, "results/h200/accuracy-membound-cublaslt-top8.json: %s", jerr.text);
 	CHECK(strcmp(json_string_value(json_object_get(doc, "kind")), "gemmq-bench") == 0);
 	int rc = 0;
-	char *md = render(doc, &rc);
+	char *md = render_acc(doc, acc, &rc);
+	json_decref(acc);
 	CHECK(rc == 0 && md);
 	FILE *f = fopen(GQ_SOURCE_DIR "/results/h200/programs.md", "r");
 	CHECK(f != NULL);
@@ -193,7 +273,8 @@ static void test_committed(void)
 		char *committed = calloc(1, strlen(md) + 2);
 		size_t n = committed ? fread(committed, 1, strlen(md) + 1, f) : 0;
 		CHECK_MSG(n == strlen(md) && memcmp(committed, md, n) == 0,
-		          "results/h200/programs.md is not the Markdown of programs.json");
+		          "results/h200/programs.md is not the Markdown of programs.json with "
+		          "accuracy-membound-cublaslt-top8.json");
 		free(committed);
 	}
 	if (f)
@@ -228,6 +309,7 @@ int main(void)
 	test_family();
 	test_summary();
 	test_markdown();
+	test_markdown_accuracy();
 	test_committed();
 	return gq_check_exit("test_bench");
 }
