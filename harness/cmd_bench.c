@@ -314,7 +314,10 @@ static gq_status write_markdown(const json_t *doc, const json_t *accuracy, const
 	return GQ_OK;
 }
 
-static json_t *load_doc(const char *path, gq_error *err)
+/* The JSON document at path with a "points" array (and, when kind is not NULL, that "kind"), or
+ * NULL with err set: not_it says what the file is not. */
+static json_t *load_points_doc(const char *path, const char *kind, const char *not_it,
+                               gq_error *err)
 {
 	json_error_t je;
 	json_t *doc = json_load_file(path, 0, &je);
@@ -323,36 +326,28 @@ static json_t *load_doc(const char *path, gq_error *err)
 		             je.text);
 		return NULL;
 	}
-	if (!json_is_array(json_object_get(doc, "points"))) {
-		gq_error_set(err, GQ_ERR_INPUT, path,
-		             "not a bench results file (no \"points\" array)");
+	const char *k = json_string_value(json_object_get(doc, "kind"));
+	if ((kind && (!k || strcmp(k, kind) != 0)) ||
+	    !json_is_array(json_object_get(doc, "points"))) {
+		gq_error_set(err, GQ_ERR_INPUT, path, "%s", not_it);
 		json_decref(doc);
 		return NULL;
 	}
 	return doc;
 }
 
-/* An accuracy results document (kind "gemmq-results" with a "points" array), or NULL with err
- * set. */
+static json_t *load_doc(const char *path, gq_error *err)
+{
+	return load_points_doc(path, NULL, "not a bench results file (no \"points\" array)", err);
+}
+
 static json_t *load_accuracy(const char *path, gq_error *err)
 {
-	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je);
-	if (!doc) {
-		gq_error_set(err, GQ_ERR_INPUT, path, "line %d column %d: %s", je.line, je.column,
-		             je.text);
-		return NULL;
-	}
-	const char *kind = json_string_value(json_object_get(doc, "kind"));
-	if (!kind || strcmp(kind, "gemmq-results") != 0 ||
-	    !json_is_array(json_object_get(doc, "points"))) {
-		gq_error_set(err, GQ_ERR_INPUT, path,
-		             "not the results of gemmq accuracy (kind \"gemmq-results\" with a "
-		             "\"points\" array); --accuracy wants the JSON that gemmq accuracy writes");
-		json_decref(doc);
-		return NULL;
-	}
-	return doc;
+	return load_points_doc(path, "gemmq-results",
+	                       "not the results of gemmq accuracy (kind \"gemmq-results\" with a "
+	                       "\"points\" array); --accuracy wants the JSON that gemmq accuracy "
+	                       "writes",
+	                       err);
 }
 
 /* `gemmq bench --render FILE.json [--md FILE.md] [--accuracy RESULTS.json]`: Markdown from a

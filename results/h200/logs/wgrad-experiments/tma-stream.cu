@@ -19,22 +19,13 @@
  *                                          the first a warm-up; fewer to profile it with ncu)
  */
 #include "../../../../kernels/gemm_wgmma.cu"
+#include "diag.h"
 
 #include <algorithm>
 #include <cublasLt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <vector>
-
-#define CHECK(x)                                                                                   \
-	do {                                                                                       \
-		cudaError_t e_ = (x);                                                              \
-		if (e_ != cudaSuccess) {                                                           \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,                 \
-			        cudaGetErrorString(e_));                                           \
-			exit(1);                                                                   \
-		}                                                                                  \
-	} while (0)
 
 struct stream_params {
 	int32_t rows, boxes, stages, kb_per_split;
@@ -157,15 +148,6 @@ static void run(const void *x, int64_t T, int64_t N, int rows, int boxes, int st
 	       (size_t)stages * boxes * rows * 128 / 1024, us, (double)T * N * 2 / us / 1e6);
 }
 
-#define LT(x)                                                                                      \
-	do {                                                                                       \
-		cublasStatus_t s_ = (x);                                                           \
-		if (s_ != CUBLAS_STATUS_SUCCESS) {                                                 \
-			fprintf(stderr, "%s:%d: %s: status %d\n", __FILE__, __LINE__, #x, (int)s_); \
-			exit(1);                                                                   \
-		}                                                                                  \
-	} while (0)
-
 /* out[32, N] (FP32) = gᵀ·x, g [T, 32], x [T, N]: ours (n128:s4) and cuBLASLt's algorithm 0. */
 static void gemms(const void *x, const void *g, float *out, int64_t T, int64_t N)
 {
@@ -199,43 +181,13 @@ static void gemms(const void *x, const void *g, float *out, int64_t T, int64_t N
 	printf("gemm N %5lld  gemmq:split:n128:s4 (memset + kernel)  %7.1f us\n", (long long)N, us);
 
 	cublasLtHandle_t lt;
-	cublasLtMatmulDesc_t desc;
-	cublasLtMatrixLayout_t la, lb, lc;
-	cublasLtMatmulPreference_t pref;
 	LT(cublasLtCreate(&lt));
-	LT(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-	const int32_t op_n = CUBLAS_OP_N, op_t = CUBLAS_OP_T;
-	LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &op_n, sizeof(op_n)));
-	LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_t, sizeof(op_t)));
-	LT(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, N, T, N)); /* x: [N, T] column-major */
-	LT(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, M, T, M)); /* g: [M, T], transposed */
-	LT(cublasLtMatrixLayoutCreate(&lc, CUDA_R_32F, N, M, N));  /* outᵀ: [N, M] */
-	LT(cublasLtMatmulPreferenceCreate(&pref));
-	const uint64_t ws_bytes = 32ull << 20;
-	LT(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-	                                        &ws_bytes, sizeof(ws_bytes)));
-	cublasLtMatmulHeuristicResult_t r;
-	int found = 0;
-	LT(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, 1, &r, &found));
-	if (found < 1) {
-		fprintf(stderr, "cuBLASLt found no algorithm\n");
-		exit(1);
-	}
-	void *ws = NULL;
-	CHECK(cudaMalloc(&ws, ws_bytes));
-	const float alpha = 1.f, beta = 0.f;
-	us = median_us([&] {
-		LT(cublasLtMatmul(lt, desc, &alpha, x, la, g, lb, &beta, out, lc, out, lc, &r.algo, ws,
-		                  ws_bytes, 0));
-	});
+	lt_wgrad w;
+	lt_wgrad_open(lt, &w, M, N, T, 1);
+	us = median_us([&] { lt_wgrad_run(lt, &w, 0, x, g, out); });
 	printf("gemm N %5lld  cuBLASLt heuristic algorithm 0              %7.1f us\n", (long long)N,
 	       us);
-	CHECK(cudaFree(ws));
-	LT(cublasLtMatmulPreferenceDestroy(pref));
-	LT(cublasLtMatrixLayoutDestroy(lc));
-	LT(cublasLtMatrixLayoutDestroy(lb));
-	LT(cublasLtMatrixLayoutDestroy(la));
-	LT(cublasLtMatmulDescDestroy(desc));
+	lt_wgrad_close(&w);
 	LT(cublasLtDestroy(lt));
 }
 
@@ -249,12 +201,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: tma-stream [T [N [LAUNCHES]]]\n");
 		return 2;
 	}
-	int device = 0, l2 = 0, sms = 0;
-	CHECK(cudaGetDevice(&device));
-	CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-	CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-	flush_bytes = 2 * (size_t)l2;
-	CHECK(cudaMalloc(&flush_buf, flush_bytes));
+	const diag_gpu gpu = diag_gpu_open();
+	const int l2 = gpu.l2, sms = gpu.sms;
+	flush_buf = gpu.flush, flush_bytes = gpu.flush_bytes;
 	void *x = NULL;
 	int *sink = NULL;
 	CHECK(cudaMalloc(&x, (size_t)T * 5120 * 2));

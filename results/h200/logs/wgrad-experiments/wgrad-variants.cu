@@ -23,6 +23,7 @@
  *   build/wgrad-variants [T [ROUNDS]]     (defaults: T = 65537, 21 rounds)
  */
 #include "../../../../kernels/gemm_wgmma.cu"
+#include "diag.h"
 
 #include <algorithm>
 #include <cublasLt.h>
@@ -31,24 +32,6 @@
 #include <stdlib.h>
 #include <string>
 #include <vector>
-
-#define CHECK(x)                                                                                   \
-	do {                                                                                       \
-		cudaError_t e_ = (x);                                                              \
-		if (e_ != cudaSuccess) {                                                           \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,                 \
-			        cudaGetErrorString(e_));                                           \
-			exit(1);                                                                   \
-		}                                                                                  \
-	} while (0)
-#define LT(x)                                                                                      \
-	do {                                                                                       \
-		cublasStatus_t s_ = (x);                                                           \
-		if (s_ != CUBLAS_STATUS_SUCCESS) {                                                 \
-			fprintf(stderr, "%s:%d: %s: status %d\n", __FILE__, __LINE__, #x, (int)s_); \
-			exit(1);                                                                   \
-		}                                                                                  \
-	} while (0)
 
 /* Uniform values in [-1, 1) from a hash of the index, as BF16 bits. */
 __global__ void fill(uint16_t *p, int64_t n, uint32_t seed)
@@ -131,31 +114,10 @@ static void run_shape(const shape &sh, const uint16_t *x, const uint16_t *g, int
 	CHECK(cudaMalloc(&out, (size_t)M * N * sizeof(float)));
 	CHECK(cudaMalloc(&ref, (size_t)M * N * sizeof(float)));
 
-	/* cuBLASLt: out^T [N, M] column-major = x^T (N x T) · g (T x M) */
-	cublasLtMatmulDesc_t desc;
-	cublasLtMatrixLayout_t la, lb, lc;
-	cublasLtMatmulPreference_t pref;
-	LT(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-	const int32_t op_n = CUBLAS_OP_N, op_t = CUBLAS_OP_T;
-	LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &op_n, sizeof(op_n)));
-	LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_t, sizeof(op_t)));
-	LT(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, N, T, N));
-	LT(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, M, T, M));
-	LT(cublasLtMatrixLayoutCreate(&lc, CUDA_R_32F, N, M, N));
-	LT(cublasLtMatmulPreferenceCreate(&pref));
-	const uint64_t ws_bytes = 32ull << 20;
-	LT(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-	                                        &ws_bytes, sizeof(ws_bytes)));
-	cublasLtMatmulHeuristicResult_t heur[8];
-	int found = 0;
-	LT(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, 8, heur, &found));
-	void *ws = NULL;
-	CHECK(cudaMalloc(&ws, ws_bytes));
-	const float alpha = 1.f, beta = 0.f;
-	auto lt_run = [&](int a, float *o) {
-		LT(cublasLtMatmul(lt, desc, &alpha, x, la, g, lb, &beta, o, lc, o, lc, &heur[a].algo, ws,
-		                  ws_bytes, 0));
-	};
+	lt_wgrad w;
+	lt_wgrad_open(lt, &w, M, N, T, 8);
+	const int found = w.found;
+	auto lt_run = [&](int a, float *o) { lt_wgrad_run(lt, &w, a, x, g, o); };
 	double *d_samp = NULL;
 	CHECK(cudaMalloc(&d_samp, SAMPLES * sizeof(double)));
 	sample_ref<<<SAMPLES, 256>>>(g, x, T, M, N, d_samp);
@@ -319,14 +281,9 @@ static void run_shape(const shape &sh, const uint16_t *x, const uint16_t *g, int
 			}
 		CHECK(cudaFree(queues[v]));
 	}
-	CHECK(cudaFree(ws));
 	CHECK(cudaFree(out));
 	CHECK(cudaFree(ref));
-	LT(cublasLtMatmulPreferenceDestroy(pref));
-	LT(cublasLtMatrixLayoutDestroy(lc));
-	LT(cublasLtMatrixLayoutDestroy(lb));
-	LT(cublasLtMatrixLayoutDestroy(la));
-	LT(cublasLtMatmulDescDestroy(desc));
+	lt_wgrad_close(&w);
 }
 
 int main(int argc, char **argv)
@@ -337,12 +294,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: wgrad-variants [T [ROUNDS]]\n");
 		return 2;
 	}
-	int device = 0, l2 = 0, sms = 0;
-	CHECK(cudaGetDevice(&device));
-	CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-	CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-	flush_bytes = 2 * (size_t)l2;
-	CHECK(cudaMalloc(&flush_buf, flush_bytes));
+	const diag_gpu gpu = diag_gpu_open();
+	const int l2 = gpu.l2, sms = gpu.sms;
+	flush_buf = gpu.flush, flush_bytes = gpu.flush_bytes;
 	uint16_t *x = NULL, *g = NULL;
 	CHECK(cudaMalloc(&x, (size_t)T * 5120 * 2));
 	CHECK(cudaMalloc(&g, (size_t)T * 128 * 2));
