@@ -53,19 +53,25 @@ static int is_ok(const json_t *prog)
 	return s && strcmp(s, "ok") == 0 && isfinite(get_num(prog, "median_us"));
 }
 
-/* The program of family fam with the lowest median (only_name: that exact program). NULL when
+static int passed(const json_t *accuracy, const json_t *pt, const char *program);
+
+/* The program of family fam at point pt with the lowest median (only_name: that exact program;
+ * accuracy not NULL: among those that passed their budget there, gq_bench_accuracy). NULL when
  * none is ok. */
-static const json_t *best_of(const json_t *programs, const char *fam, const char *only_name)
+static const json_t *best_of(const json_t *pt, const char *fam, const char *only_name,
+                             const json_t *accuracy)
 {
 	const json_t *best = NULL;
 	size_t i;
 	const json_t *prog;
-	json_array_foreach(programs, i, prog)
+	json_array_foreach(json_object_get(pt, "programs"), i, prog)
 	{
 		const char *name = json_string_value(json_object_get(prog, "program"));
 		if (!name || !is_ok(prog) || strcmp(gq_bench_family(name), fam) != 0)
 			continue;
 		if (only_name && strcmp(name, only_name) != 0)
+			continue;
+		if (accuracy && !passed(accuracy, pt, name))
 			continue;
 		if (!best || get_num(prog, "median_us") < get_num(best, "median_us"))
 			best = prog;
@@ -88,14 +94,13 @@ static double ratio(double a, double b)
 
 json_t *gq_bench_summary(const json_t *point)
 {
-	const json_t *programs = json_object_get(point, "programs");
 	double floor_us = get_num(point, "floor_us");
-	const json_t *lt = best_of(programs, "cublaslt", NULL);
-	const json_t *def = best_of(programs, "cublas", "cublas:default");
-	const json_t *det = best_of(programs, "det", NULL);
-	const json_t *sk = best_of(programs, "streamk", NULL);
-	const json_t *split = best_of(programs, "split", NULL);
-	const json_t *other = best_of(programs, "other", NULL);
+	const json_t *lt = best_of(point, "cublaslt", NULL, NULL);
+	const json_t *def = best_of(point, "cublas", "cublas:default", NULL);
+	const json_t *det = best_of(point, "det", NULL, NULL);
+	const json_t *sk = best_of(point, "streamk", NULL, NULL);
+	const json_t *split = best_of(point, "split", NULL, NULL);
+	const json_t *other = best_of(point, "other", NULL, NULL);
 	double v_lt = lt ? get_num(lt, "median_us") : NAN;
 	double v_def = def ? get_num(def, "median_us") : NAN;
 	double v_det = det ? get_num(det, "median_us") : NAN;
@@ -231,24 +236,10 @@ const char *gq_bench_accuracy(const json_t *results, const json_t *pt, const cha
 	return NULL;
 }
 
-/* cuBLASLt's fastest algorithm that passed its budget in accuracy; NULL when none did. */
-static const json_t *best_accurate_cublaslt(const json_t *pt, const json_t *accuracy)
+static int passed(const json_t *accuracy, const json_t *pt, const char *program)
 {
-	const json_t *best = NULL;
-	size_t j;
-	const json_t *prog;
-	json_array_foreach(json_object_get(pt, "programs"), j, prog)
-	{
-		const char *name = json_string_value(json_object_get(prog, "program"));
-		if (!name || !is_ok(prog) || strcmp(gq_bench_family(name), "cublaslt") != 0)
-			continue;
-		const char *st = gq_bench_accuracy(accuracy, pt, name);
-		if (!st || strcmp(st, "pass") != 0)
-			continue;
-		if (!best || get_num(prog, "median_us") < get_num(best, "median_us"))
-			best = prog;
-	}
-	return best;
+	const char *st = gq_bench_accuracy(accuracy, pt, program);
+	return st && strcmp(st, "pass") == 0;
 }
 
 static int inaccurate(const char *status)
@@ -313,7 +304,7 @@ int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 			fputs(" — |", out);
 		put_ratio(out, get_num(json_object_get(s, "over_cublaslt_best"), "split_best"));
 		if (accuracy) {
-			const json_t *acc_lt = best_accurate_cublaslt(pt, accuracy);
+			const json_t *acc_lt = best_of(pt, "cublaslt", NULL, accuracy);
 			if (acc_lt)
 				fprintf(out, " %.2f (%s) |", get_num(acc_lt, "median_us"),
 				        str_or(acc_lt, "program", "?"));
