@@ -4,15 +4,9 @@
 set -u
 gemmq=$1 src=$2
 fail=0
+. "$src/tests/expect.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-expect() { # expect STATUS PATTERN -- command...
-  local want=$1 pattern=$2; shift 3
-  local out; out=$("$@" 2>&1); local got=$?
-  if [ "$got" -ne "$want" ]; then echo "FAIL: '$*' exited $got, expected $want"; echo "$out"; fail=1; return; fi
-  if ! grep -qE -- "$pattern" <<<"$out"; then echo "FAIL: '$*' output lacks /$pattern/"; echo "$out"; fail=1; return; fi
-  echo "ok: $* -> $got"
-}
 expect 0 'bench \[PROTOCOL\] .*cuBLASLt top 8' -- "$gemmq" --help
 expect 0 'usage: gemmq bench' -- "$gemmq" bench --help
 expect 0 'default: 4300' -- "$gemmq" bench --help

@@ -3,13 +3,7 @@
 set -u
 gemmq=$1 src=$2
 fail=0
-expect() { # expect STATUS PATTERN -- command...
-  local want=$1 pattern=$2; shift 3
-  local out; out=$("$@" 2>&1); local got=$?
-  if [ "$got" -ne "$want" ]; then echo "FAIL: '$*' exited $got, expected $want"; echo "$out"; fail=1; return; fi
-  if ! grep -qE -- "$pattern" <<<"$out"; then echo "FAIL: '$*' output lacks /$pattern/"; echo "$out"; fail=1; return; fi
-  echo "ok: $* -> $got"
-}
+. "$src/tests/expect.sh"
 expect 0 'usage: gemmq <command>' -- "$gemmq" --help
 expect 2 'usage: gemmq <command>' -- "$gemmq"
 expect 2 "unknown command 'frobnicate'" -- "$gemmq" frobnicate

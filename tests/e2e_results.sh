@@ -15,7 +15,7 @@ gemmq=$1 src=$2
 fixtures=$src/tests/fixtures golden=$src/tests/golden
 tmp=$(mktemp -d /tmp/gemmq-e2e-results-XXXXXX)
 fail=0
-say_fail() { echo "FAIL: $*"; fail=1; }
+. "$src/tests/expect.sh"
 
 # Outputs name their inputs: run from the fixtures folder so the names are short and stable.
 cd "$fixtures" || exit 1
@@ -92,13 +92,6 @@ else
   say_fail "gemmq plot exited $?"; cat "$tmp/plot.out"
 fi
 
-expect() { # expect STATUS PATTERN -- command...: exit status and a line of its output
-  local want=$1 pattern=$2; shift 3
-  local out; out=$("$@" 2>&1); local got=$?
-  if [ "$got" -ne "$want" ]; then say_fail "'$*' exited $got, expected $want"; echo "$out" | head -20; return; fi
-  if ! grep -qE -- "$pattern" <<<"$out"; then say_fail "'$*' output lacks /$pattern/"; echo "$out" | head -20; return; fi
-  echo "ok: $* -> $got"
-}
 
 # compare: an A/A pair is quiet, a planted 5 % regression is caught, in Markdown and JUnit.
 expect 0 '^\*\*OK\*\*: 0 latency regressions' -- "$gemmq" compare h200-k1-fp32-a.json h200-k1-fp32-b.json --junit "$tmp/aa.xml"
