@@ -8,13 +8,7 @@
 # build-exp/gemmq-c1 from a tree with ../variants/dynamic-k-candidate1.patch, then
 # candidate1-knobs.patch, applied. Then: summarize.py tsv /tmp/r/<run>.json... > variants.tsv
 # one bench of the memory-bound points per variant, same H200; everything into one tar
-P=protocols/k1_wgrad_membound.json
-progs="-p gemmq:split:n128:s3 -p gemmq:split:n128:s4 -p gemmq:split:n256:s3 -p gemmq:split:n256:s4"
-mkdir -p /tmp/r; nvidia-smi --query-gpu=name,serial,clocks.max.mem,clocks.max.sm --format=csv,noheader | tee /tmp/r/gpu.txt
-run() { name=$1; bin=$2; shift 2
-  s=$(date +%s)
-  env "$@" $bin bench $P $progs -q -o /tmp/r/$name.json --md /tmp/r/$name.md > /tmp/r/$name.log 2>&1
-  echo "$name rc=$? $(( $(date +%s) - s )) s: $bin $*" | tee -a /tmp/r/runs.txt; }
+. results/h200/logs/wgrad-experiments/round3/bench.sh
 for rep in 1 2; do
 run a$rep build/gemmq
 run x1_$rep build-exp/gemmq-xp GQX_XPOL=1

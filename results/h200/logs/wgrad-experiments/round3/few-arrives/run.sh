@@ -4,17 +4,12 @@
 # (writes $OUT/r.tgz). build/gemmq from main; build-exp/gemmq-few and
 # build-exp/gpu_test_gpu_kernels-few from main with few-arrives.patch (x-multicast.patch plus
 # GQX_FEW). Then: ../summarize.py tsv /tmp/r/<run>.json... > variants.tsv
-P=protocols/k1_wgrad_membound.json
-progs="-p gemmq:split:n128:s3 -p gemmq:split:n128:s4 -p gemmq:split:n256:s3 -p gemmq:split:n256:s4"
-mkdir -p /tmp/r; nvidia-smi --query-gpu=name,serial,clocks.max.mem,clocks.max.sm --format=csv,noheader | tee /tmp/r/gpu.txt
+RUN_TIMEOUT=60
+. results/h200/logs/wgrad-experiments/round3/bench.sh
 for e in "GQX_XMC=1 GQX_FEW=1" "GQX_FEW=1"; do
   env $e timeout 100 build-exp/gpu_test_gpu_kernels-few > "/tmp/r/gpu_test-$e.log" 2>&1; echo "gpu test $e rc=$?" | tee -a /tmp/r/runs.txt
   grep -E "checks, " "/tmp/r/gpu_test-$e.log"
 done
-run() { name=$1; bin=$2; shift 2
-  s=$(date +%s)
-  env "$@" timeout 60 $bin bench $P $progs -q -o /tmp/r/$name.json --md /tmp/r/$name.md > /tmp/r/$name.log 2>&1
-  echo "$name rc=$? $(( $(date +%s) - s )) s: $bin $*" | tee -a /tmp/r/runs.txt; }
 for rep in 1 2; do
 run a_$rep build/gemmq
 run m_$rep build-exp/gemmq-few GQX_XMC=1

@@ -5,13 +5,7 @@
 # ring-policy-knobs.patch's policy part applied (ring-policy-knobs.patch is the whole diff of that
 # tree against main: both patches together, and GEMMQ_WG_STAGES capped at the deepest ring the
 # shared memory holds). Then: ../summarize.py tsv /tmp/r/<run>.json... > variants.tsv
-P=protocols/k1_wgrad_membound.json
-progs="-p gemmq:split:n128:s3 -p gemmq:split:n128:s4 -p gemmq:split:n256:s3 -p gemmq:split:n256:s4"
-mkdir -p /tmp/r; nvidia-smi --query-gpu=name,serial,clocks.max.mem,clocks.max.sm --format=csv,noheader | tee /tmp/r/gpu.txt
-run() { name=$1; bin=$2; shift 2
-  s=$(date +%s)
-  env "$@" $bin bench $P $progs -q -o /tmp/r/$name.json --md /tmp/r/$name.md > /tmp/r/$name.log 2>&1
-  echo "$name rc=$? $(( $(date +%s) - s )) s: $bin $*" | tee -a /tmp/r/runs.txt; }
+. results/h200/logs/wgrad-experiments/round3/bench.sh
 for rep in 1 2; do
 run a_$rep build/gemmq
 run r4x0_$rep build-exp/gemmq-rd GEMMQ_WG_STAGES=4
