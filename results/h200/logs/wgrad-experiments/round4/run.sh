@@ -8,11 +8,11 @@
 RUN_TIMEOUT=60
 R4=results/h200/logs/wgrad-experiments/round4
 . results/h200/logs/wgrad-experiments/round3/bench.sh
+CHECK_PROGS="-p gemmq:split:n128:s3 -p gemmq:split:n256:s4 -p gemmq:split:n64:s2"
+. $R4/check.sh
 # correctness first: every variant against the FP64 reference at odd T (exit status 1: a miss)
 for e in "GQX_NONE=1" "GQX_GMC=2 GQX_WHOLE=1" "GQX_GMC=4 GQX_WHOLE=1" "GQX_XMC=1 GQX_WHOLE=1"; do
-  t=$(echo $e | tr ' =' '_-')
-  env $e timeout 90 build-exp/gemmq-cl accuracy $R4/probe-check.json -q -p gemmq:split:n128:s3 -p gemmq:split:n256:s4 -p gemmq:split:n64:s2 -o /tmp/r/check-$t.json > /tmp/r/check-$t.log 2>&1
-  echo "check $e rc=$?" | tee -a /tmp/r/runs.txt; tail -1 /tmp/r/check-$t.log
+  check $(echo $e | tr ' =' '_-') build-exp/gemmq-cl $e
 done
 for rep in 1 2; do
 run a_$rep build/gemmq

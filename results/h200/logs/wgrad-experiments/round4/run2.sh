@@ -9,10 +9,8 @@
 RUN_TIMEOUT=60
 R4=results/h200/logs/wgrad-experiments/round4
 . results/h200/logs/wgrad-experiments/round3/bench.sh
-for m in 0 1 2 3; do
-  GQX_CL=$m timeout 90 build-exp/gemmq-cl2 accuracy $R4/probe-check.json -q -p gemmq:split:n128:s3 -p gemmq:split:n128:s4 -p gemmq:split:n256:s4 -p gemmq:split:n64:s2 -o /tmp/r/check-cl$m.json > /tmp/r/check-cl$m.log 2>&1
-  echo "check GQX_CL=$m rc=$?" | tee -a /tmp/r/runs.txt; tail -1 /tmp/r/check-cl$m.log
-done
+. $R4/check.sh
+for m in 0 1 2 3; do check cl$m build-exp/gemmq-cl2 GQX_CL=$m; done
 for rep in 1 2; do
 run a_$rep build/gemmq
 run b_$rep build-exp/gemmq-cl2

@@ -8,10 +8,8 @@
 RUN_TIMEOUT=60
 R4=results/h200/logs/wgrad-experiments/round4
 . results/h200/logs/wgrad-experiments/round3/bench.sh
-for o in 1 2 3 4; do
-  GQX_ORDER=$o timeout 90 build-exp/gemmq-ord accuracy $R4/probe-check.json -q -p gemmq:split:n128:s3 -p gemmq:split:n128:s4 -p gemmq:split:n256:s4 -p gemmq:split:n64:s2 -o /tmp/r/check-o$o.json > /tmp/r/check-o$o.log 2>&1
-  echo "check GQX_ORDER=$o rc=$?" | tee -a /tmp/r/runs.txt; tail -1 /tmp/r/check-o$o.log
-done
+. $R4/check.sh
+for o in 1 2 3 4; do check o$o build-exp/gemmq-ord GQX_ORDER=$o; done
 for rep in 1 2; do
 run a_$rep build/gemmq
 run o0_$rep build-exp/gemmq-ord

@@ -8,8 +8,8 @@
 RUN_TIMEOUT=60
 R4=results/h200/logs/wgrad-experiments/round4
 . results/h200/logs/wgrad-experiments/round3/bench.sh
-GQX_CL=0 GQX_CLS=8 timeout 90 build-exp/gemmq-cls accuracy $R4/probe-check.json -q -p gemmq:split:n128:s3 -p gemmq:split:n128:s4 -p gemmq:split:n256:s4 -p gemmq:split:n64:s2 -o /tmp/r/check-cls8.json > /tmp/r/check-cls8.log 2>&1
-echo "check GQX_CL=0 GQX_CLS=8 rc=$?" | tee -a /tmp/r/runs.txt; tail -1 /tmp/r/check-cls8.log
+. $R4/check.sh
+check cls8 build-exp/gemmq-cls GQX_CL=0 GQX_CLS=8
 for rep in 1 2; do
 run a_$rep build/gemmq
 [ $rep = 1 ] && run s_$rep build-exp/gemmq-cls
