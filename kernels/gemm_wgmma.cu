@@ -104,6 +104,16 @@ __device__ __forceinline__ void gq_wg_tma_load(void *dst, const void *map, int32
 	             : "memory");
 }
 
+/* The same copy with no cache hint: the L2's default policy (B where it streams). */
+__device__ __forceinline__ void gq_wg_tma_load_nohint(void *dst, const void *map, int32_t c0,
+                                                      int32_t c1, uint64_t *bar)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+	             " [%0], [%1, {%2, %3}], [%4];" ::"r"(gq_wg_smem_addr(dst)),
+	             "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(gq_wg_smem_addr(bar))
+	             : "memory");
+}
+
 __device__ __forceinline__ uint64_t gq_wg_policy_evict_first()
 {
 	uint64_t p;
@@ -303,9 +313,14 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 					gq_wg_tma_load(a + c * GQ_WG_BOX_BYTES, &map_a, m0 + 64 * c, row,
 					               &full[s], keep);
 #pragma unroll
-				for (int c = 0; c < BN / 64; c++)
-					gq_wg_tma_load(b + c * GQ_WG_BOX_BYTES, &map_b, n0 + 64 * c, row,
-					               &full[s], stream);
+				for (int c = 0; c < BN / 64; c++) {
+					if (p.b_stream)
+						gq_wg_tma_load_nohint(b + c * GQ_WG_BOX_BYTES, &map_b,
+						                      n0 + 64 * c, row, &full[s]);
+					else
+						gq_wg_tma_load(b + c * GQ_WG_BOX_BYTES, &map_b, n0 + 64 * c,
+						               row, &full[s], stream);
+				}
 			}
 		}
 		return;
@@ -430,9 +445,10 @@ static PFN_cuTensorMapEncodeTiled_v12000 gq_wg_encoder(void)
 	return fn;
 }
 
-/* A [rows × cols] row-major BF16 tensor in boxes of [GQ_WG_BK rows × 64 columns]. */
+/* A [rows × cols] row-major BF16 tensor in boxes of [GQ_WG_BK rows × 64 columns]; a missed
+ * line brings 256 bytes into L2, or only itself when stream is set. */
 static CUresult gq_wg_encode_one(PFN_cuTensorMapEncodeTiled_v12000 enc, CUtensorMap *map,
-                                 const void *base, int64_t rows, int64_t cols)
+                                 const void *base, int64_t rows, int64_t cols, int stream)
 {
 	cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
 	cuuint64_t strides[1] = {(cuuint64_t)cols * 2};
@@ -440,7 +456,8 @@ static CUresult gq_wg_encode_one(PFN_cuTensorMapEncodeTiled_v12000 enc, CUtensor
 	cuuint32_t elem[2] = {1, 1};
 	return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void *>(base), dims, strides,
 	           box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-	           CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	           stream ? CU_TENSOR_MAP_L2_PROMOTION_NONE : CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+	           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
 
 static_assert(sizeof(CUtensorMap) == GQ_WG_TENSOR_MAP_SIZE, "CUtensorMap is 128 bytes");
@@ -448,7 +465,8 @@ static_assert(sizeof(CUtensorMap) == GQ_WG_TENSOR_MAP_SIZE, "CUtensorMap is 128 
 extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, const char **why)
 {
 	if (maps->for_a == p->a && maps->for_b == p->b && maps->m == p->m && maps->n == p->n &&
-	    maps->k == p->k && maps->bm == p->bm && maps->bn == p->bn)
+	    maps->k == p->k && maps->bm == p->bm && maps->bn == p->bn &&
+	    maps->b_stream == p->b_stream)
 		return cudaSuccess;
 	PFN_cuTensorMapEncodeTiled_v12000 enc = gq_wg_encoder();
 	if (!enc) {
@@ -456,19 +474,20 @@ extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, con
 		return cudaErrorInvalidValue;
 	}
 	maps->for_a = maps->for_b = NULL;
-	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->a), p->a, p->k, p->m) !=
+	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->a), p->a, p->k, p->m, 0) !=
 	    CUDA_SUCCESS) {
 		*why = "cuTensorMapEncodeTiled refused the map of A (g)";
 		return cudaErrorInvalidValue;
 	}
-	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->b), p->b, p->k, p->n) !=
-	    CUDA_SUCCESS) {
+	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->b), p->b, p->k, p->n,
+	                     p->b_stream) != CUDA_SUCCESS) {
 		*why = "cuTensorMapEncodeTiled refused the map of B (x)";
 		return cudaErrorInvalidValue;
 	}
 	maps->for_a = p->a, maps->for_b = p->b;
 	maps->m = p->m, maps->n = p->n, maps->k = p->k;
 	maps->bm = p->bm, maps->bn = p->bn;
+	maps->b_stream = p->b_stream;
 	return cudaSuccess;
 }
 

@@ -28,8 +28,13 @@
  * by gq_mma_reduce_launch), GQ_MMA_ATOMIC (FP32 atomic adds into ws, zeroed by the caller; with
  * BF16 out the tile's last CTA rounds ws into out).
  *
- * Loads carry L2 hints: x (B), read once, is evicted first; g (A), read again by the CTAs of
- * every N tile, last.
+ * Loads carry L2 hints: g (A), read again by the CTAs of every N tile, is evicted last; x (B),
+ * read once, is evicted first, except where it streams (gq_wg_stream_b): with M ≤ 64 and x at
+ * least four times the L2, x's copies carry no hint and its map no L2 promotion, the way
+ * cuBLASLt's kernels copy. On an H200 that reads x 3-4 % faster at T ≥ 40963 (d_in 4096 and
+ * 5120, d_out ≤ 64) and 7-10 % slower at T ≤ 16384, where x is about twice the L2
+ * (results/h200/logs/wgrad-experiments.md, fifth round); with M = 128, where g's tile is as large
+ * as x's, it is slower at every T.
  */
 #ifndef GQ_GEMM_WGMMA_H
 #define GQ_GEMM_WGMMA_H
@@ -64,7 +69,15 @@ typedef struct gq_wg_params {
 	 * sums and stores them rounded to out, so no conversion kernel runs after the GEMM. (SLICES
 	 * keeps gq_mma_reduce_launch: one CTA summing many slices would lengthen the tail.) */
 	int32_t *counters;
+	int32_t b_stream; /* 1: B's copies without L2 hint, its map without L2 promotion */
 } gq_wg_params;
+
+/* 1 when B (x, [k, n] BF16) should stream past the L2 (see the top): m ≤ 64 and B at least
+ * four times l2_bytes. */
+static inline int gq_wg_stream_b(int64_t m, int64_t n, int64_t k, int64_t l2_bytes)
+{
+	return m <= 64 && l2_bytes > 0 && k * n * 2 >= 4 * l2_bytes;
+}
 
 /* The two tensor maps of a launch (CUtensorMap, opaque here), encoded for a and b. */
 typedef struct gq_wg_maps {
@@ -73,6 +86,7 @@ typedef struct gq_wg_maps {
 	const void *for_a, *for_b; /* the pointers they were encoded for */
 	int64_t m, n, k;
 	int32_t bm, bn;
+	int32_t b_stream;
 } gq_wg_maps;
 
 /* 1 when (bm, bn) is compiled. */
@@ -83,7 +97,7 @@ int gq_wg_tile_supported(int bm, int bn);
 cudaError_t gq_wg_setup(int bm, int bn, int *threads, size_t *smem_bytes, int *ctas_per_sm);
 
 /* Encode the tensor maps of p's a and b into maps, unless maps already holds them (same
- * pointers and shape). Returns cudaSuccess, or cudaErrorInvalidValue with *why set when the
+ * pointers, shape and b_stream). Returns cudaSuccess, or cudaErrorInvalidValue with *why set when the
  * driver refuses the maps (or lacks cuTensorMapEncodeTiled). */
 cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, const char **why);
 

@@ -267,7 +267,7 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 	if (kp->kind != KERN_SPLIT && p->m > 64 && bn == 256)
 		bn = 128;
 	const int bm = p->m > 64 && bn <= 128 ? 128 : 64;
-	int threads = 0, per_sm = 0, device = 0, sms = 0;
+	int threads = 0, per_sm = 0, device = 0, sms = 0, l2 = 0;
 	size_t smem = 0;
 	GQ_CUDA_CHECK(gq_wg_setup(bm, bn, &threads, &smem, &per_sm), err);
 	if (per_sm < 1)
@@ -276,11 +276,13 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 		                    bm, bn, smem);
 	GQ_CUDA_CHECK(cudaGetDevice(&device), err);
 	GQ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), err);
+	GQ_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), err);
 	const int64_t target = (int64_t)sms * per_sm;
 	gq_wg_params *w = &inst->wp;
 	memset(w, 0, sizeof(*w));
 	w->m = p->m, w->n = p->n, w->k = p->k;
 	w->bm = bm, w->bn = bn;
+	w->b_stream = gq_wg_stream_b(p->m, p->n, p->k, l2);
 	w->out_fp32 = p->out_dtype == 1;
 	inst->count = p->m * p->n;
 	const int64_t kblocks = ceil_div(p->k, GQ_WG_BK);

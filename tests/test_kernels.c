@@ -2,13 +2,15 @@
  * tests/gpu/test_gpu_kernels.c): the families and their patterns, strict name parsing, the
  * declared determinism, supports() refusing points they cannot run before any device query, and
  * the stream-K geometry of gemm_mma.h (every (tile, K-tile) iteration computed once, every split
- * tile summed once, from the right slots, in K order).
+ * tile summed once, from the right slots, in K order), and when the wgrad kernel of gemm_wgmma.h
+ * streams x past the L2.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "gemm_mma.h"
+#include "gemm_wgmma.h"
 #include "kernels.h"
 
 /* Open name, expecting success; returns the program (NULL on failure). */
@@ -252,6 +254,25 @@ static void test_streamk_geometry(void)
 	CHECK_MSG(broken == 0, "%d small stream-K geometries broken", broken);
 }
 
+/* x streams (no L2 hint, no promotion) only with d_out ≤ 64 and x at least four L2s: the
+ * H200's 60 MiB L2 and the memory-bound wgrad points of protocols/k1_wgrad_membound.json. */
+static void test_stream_b(void)
+{
+	const int64_t l2 = 62914560; /* H200 */
+	CHECK(gq_wg_stream_b(32, 4096, 65537, l2) == 1);
+	CHECK(gq_wg_stream_b(64, 5120, 40963, l2) == 1);
+	CHECK(gq_wg_stream_b(48, 4096, 40963, l2) == 1);
+	CHECK(gq_wg_stream_b(32, 4096, 16384, l2) == 0); /* x = 2.1 L2s: evict-first is faster */
+	CHECK(gq_wg_stream_b(64, 5120, 16384, l2) == 0);
+	CHECK(gq_wg_stream_b(128, 4096, 65537, l2) == 0); /* g's tile as large as x's */
+	CHECK(gq_wg_stream_b(72, 4096, 65537, l2) == 0);
+	/* the boundary: x exactly four L2s streams, one row fewer does not */
+	const int64_t rows = 4 * l2 / (4096 * 2);
+	CHECK(gq_wg_stream_b(32, 4096, rows, l2) == 1);
+	CHECK(gq_wg_stream_b(32, 4096, rows - 1, l2) == 0);
+	CHECK(gq_wg_stream_b(32, 4096, 65537, 0) == 0); /* no L2 size known: never */
+}
+
 int main(void)
 {
 	test_families();
@@ -260,5 +281,6 @@ int main(void)
 	test_supports_refuses();
 	test_tile_coords();
 	test_streamk_geometry();
+	test_stream_b();
 	return gq_check_exit("test_kernels");
 }
