@@ -264,7 +264,9 @@ __device__ __forceinline__ void gq_wg_finish_tile(const gq_wg_params &p, int m0,
 	}
 }
 
-template <int BM, int BN>
+/* STREAM_B: B's copies carry no L2 hint (p.b_stream; compiled for the BM = 64 tiles only, so
+ * that the others keep the producer loop they had). */
+template <int BM, int BN, bool STREAM_B>
 __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::CTAS_PER_SM)
     gq_wg_kernel(const __grid_constant__ CUtensorMap map_a,
                  const __grid_constant__ CUtensorMap map_b, const gq_wg_params p)
@@ -314,7 +316,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 					               &full[s], keep);
 #pragma unroll
 				for (int c = 0; c < BN / 64; c++) {
-					if (p.b_stream)
+					if (STREAM_B)
 						gq_wg_tma_load_nohint(b + c * GQ_WG_BOX_BYTES, &map_b,
 						                      n0 + 64 * c, row, &full[s]);
 					else
@@ -390,12 +392,13 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 typedef struct gq_wg_entry {
 	int bm, bn, threads;
 	size_t smem;
-	const void *func;
+	const void *func, *func_stream; /* func_stream: STREAM_B, NULL where not compiled */
 } gq_wg_entry;
 
 #define GQ_WG_ENTRY(BM, BN)                                                                        \
 	{BM, BN, gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::SMEM,                              \
-	 reinterpret_cast<const void *>(&gq_wg_kernel<BM, BN>)}
+	 reinterpret_cast<const void *>(&gq_wg_kernel<BM, BN, false>),                             \
+	 BM == 64 ? reinterpret_cast<const void *>(&gq_wg_kernel<64, BN, true>) : NULL}
 
 static const gq_wg_entry *gq_wg_find(int bm, int bn)
 {
@@ -421,6 +424,9 @@ extern "C" cudaError_t gq_wg_setup(int bm, int bn, int *threads, size_t *smem_by
 		return cudaErrorInvalidValue;
 	cudaError_t e =
 	    cudaFuncSetAttribute(k->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)k->smem);
+	if (e == cudaSuccess && k->func_stream)
+		e = cudaFuncSetAttribute(k->func_stream, cudaFuncAttributeMaxDynamicSharedMemorySize,
+		                         (int)k->smem);
 	if (e != cudaSuccess)
 		return e;
 	*threads = k->threads;
@@ -495,7 +501,7 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
                                     cudaStream_t stream)
 {
 	const gq_wg_entry *k = gq_wg_find(p->bm, p->bn);
-	if (!k)
+	if (!k || (p->b_stream && !k->func_stream))
 		return cudaErrorInvalidValue;
 	const dim3 grid((unsigned)((p->m + p->bm - 1) / p->bm), (unsigned)((p->n + p->bn - 1) / p->bn),
 	                (unsigned)p->splits);
@@ -504,8 +510,8 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
 	memcpy(&map_b, maps->b, sizeof(map_b));
 	gq_wg_params params = *p;
 	void *args[] = {&map_a, &map_b, &params};
-	cudaError_t e = cudaLaunchKernel(k->func, grid, dim3((unsigned)k->threads), args, k->smem,
-	                                 stream);
+	cudaError_t e = cudaLaunchKernel(p->b_stream ? k->func_stream : k->func, grid,
+	                                 dim3((unsigned)k->threads), args, k->smem, stream);
 	if (e != cudaSuccess)
 		return e;
 	return cudaGetLastError();

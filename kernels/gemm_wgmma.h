@@ -101,7 +101,8 @@ cudaError_t gq_wg_setup(int bm, int bn, int *threads, size_t *smem_bytes, int *c
  * driver refuses the maps (or lacks cuTensorMapEncodeTiled). */
 cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, const char **why);
 
-/* Enqueue the GEMM kernel of p's tile with grid (m_tiles, n_tiles, splits). */
+/* Enqueue the GEMM kernel of p's tile with grid (m_tiles, n_tiles, splits); with b_stream
+ * its instance without B's L2 hint, compiled for BM = 64 (cudaErrorInvalidValue for others). */
 cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *maps, cudaStream_t stream);
 
 #ifdef __cplusplus
