@@ -31,10 +31,10 @@
  * Loads carry L2 hints: g (A), read again by the CTAs of every N tile, is evicted last; x (B),
  * read once, is evicted first, except where it streams (gq_wg_stream_b): with M ≤ 64 and x at
  * least four times the L2, x's copies carry no hint and its map no L2 promotion, the way
- * cuBLASLt's kernels copy. On an H200 that reads x 3-4 % faster at T ≥ 40963 (d_in 4096 and
- * 5120, d_out ≤ 64) and 7-10 % slower at T ≤ 16384, where x is about twice the L2
- * (results/h200/logs/wgrad-experiments.md, fifth round); with M = 128, where g's tile is as large
- * as x's, it is slower at every T.
+ * cuBLASLt's kernels copy. On an H200 the split programs are then 1-7 % faster at T ≥ 40963
+ * (d_in 4096 and 5120, d_out ≤ 64; 4 % at the median) and would be 5-13 % slower at T ≤ 16384,
+ * where x is about twice the L2 (results/h200/logs/wgrad-experiments.md, fifth round); with
+ * M = 128, where g's tile is as large as x's, they would be slower at every T.
  */
 #ifndef GQ_GEMM_WGMMA_H
 #define GQ_GEMM_WGMMA_H
