@@ -17,63 +17,20 @@
  *        -o build/tma-stream results/h200/logs/wgrad-experiments/tma-stream.cu -lcublasLt
  *   build/tma-stream [T [N [LAUNCHES]]]   (defaults: T = 65537; N = 4096 and 5120; 10 launches,
  *                                          the first a warm-up; fewer to profile it with ncu)
+ *
+ * The stream kernel, the timing and the GEMMs are in stream.h, shared with round5/tma-policy.cu
+ * since the fifth round; the kernel then gained the L2 policy as a parameter, evict-first here
+ * as in every run of tma-stream.log.
  */
 #include "../../../../kernels/gemm_wgmma.cu"
 #include "diag.h"
+#include "stream.h"
 
 #include <algorithm>
 #include <cublasLt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <vector>
-
-struct stream_params {
-	int32_t rows, boxes, stages, kb_per_split;
-	int64_t kblocks;
-};
-
-__global__ void __launch_bounds__(64) tma_stream(const __grid_constant__ CUtensorMap map,
-                                                 const stream_params p)
-{
-	extern __shared__ unsigned char raw[];
-	__shared__ __align__(8) uint64_t full[32], empty[32];
-	unsigned char *smem =
-	    reinterpret_cast<unsigned char *>((reinterpret_cast<uintptr_t>(raw) + 1023) & ~(uintptr_t)1023);
-	const int box_bytes = p.rows * 128, stage_bytes = p.boxes * box_bytes;
-	const int64_t kb0 = (int64_t)blockIdx.y * p.kb_per_split;
-	int64_t nkb = p.kblocks - kb0;
-	if (nkb > p.kb_per_split)
-		nkb = p.kb_per_split;
-	const int tid = threadIdx.x;
-	if (tid == 0) {
-		for (int s = 0; s < p.stages; s++) {
-			gq_wg_bar_init(&full[s], 1);
-			gq_wg_bar_init(&empty[s], 1);
-		}
-		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-	}
-	__syncthreads();
-	if (tid == 0) {
-		const uint64_t policy = gq_wg_policy_evict_first();
-		for (int64_t i = 0; i < nkb; i++) {
-			const int s = (int)(i % p.stages);
-			const int64_t r = i / p.stages;
-			if (r >= 1)
-				gq_wg_bar_wait(&empty[s], (uint32_t)((r - 1) & 1));
-			gq_wg_bar_expect_tx(&full[s], stage_bytes);
-			for (int c = 0; c < p.boxes; c++)
-				gq_wg_tma_load(smem + (size_t)s * stage_bytes + c * box_bytes, &map,
-				               blockIdx.x * p.boxes * 64 + 64 * c,
-				               (int32_t)((kb0 + i) * p.rows), &full[s], policy);
-		}
-	} else if (tid == 32) {
-		for (int64_t i = 0; i < nkb; i++) {
-			const int s = (int)(i % p.stages);
-			gq_wg_bar_wait(&full[s], (uint32_t)((i / p.stages) & 1));
-			gq_wg_bar_arrive(&empty[s]);
-		}
-	}
-}
 
 /* The reference: every thread reads 16-byte words, grid-stride. */
 __global__ void ldg_stream(const int4 *x, int64_t words, int *sink)
@@ -86,34 +43,6 @@ __global__ void ldg_stream(const int4 *x, int64_t words, int *sink)
 	}
 	if (acc == 0x12345678)
 		*sink = acc;
-}
-
-static void *flush_buf;
-static size_t flush_bytes;
-static int launches = 10;
-
-template <typename F> static float median_us(F launch)
-{
-	cudaEvent_t a, b;
-	CHECK(cudaEventCreate(&a));
-	CHECK(cudaEventCreate(&b));
-	std::vector<float> t;
-	for (int i = 0; i < launches; i++) {
-		CHECK(cudaMemsetAsync(flush_buf, i, flush_bytes));
-		CHECK(cudaEventRecord(a));
-		launch();
-		CHECK(cudaGetLastError());
-		CHECK(cudaEventRecord(b));
-		CHECK(cudaEventSynchronize(b));
-		float ms = 0;
-		CHECK(cudaEventElapsedTime(&ms, a, b));
-		if (i > 0 || launches == 1) /* the first is a warm-up */
-			t.push_back(ms * 1000.f);
-	}
-	std::sort(t.begin(), t.end());
-	CHECK(cudaEventDestroy(a));
-	CHECK(cudaEventDestroy(b));
-	return t[t.size() / 2];
 }
 
 static void run(const void *x, int64_t T, int64_t N, int rows, int boxes, int stages, int splits)
@@ -140,55 +69,12 @@ static void run(const void *x, int64_t T, int64_t N, int rows, int boxes, int st
 	                           (int)smem));
 	int per_sm = 0;
 	CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tma_stream, 64, smem));
-	stream_params p = {rows, boxes, stages, (int32_t)per, kblocks};
+	stream_params p = {rows, boxes, stages, (int32_t)per, STREAM_EVICT_FIRST, kblocks};
 	const dim3 grid((unsigned)tiles, (unsigned)((kblocks + per - 1) / per));
 	const float us = median_us([&] { tma_stream<<<grid, 64, smem>>>(map, p); });
 	printf("tma  N %5lld  rows %3d  cols %3d  stages %2d  splits %d  CTAs %4u (%d/SM)  in flight %3zu KiB/CTA  %7.1f us  %.2f TB/s\n",
 	       (long long)N, rows, boxes * 64, stages, splits, grid.x * grid.y, per_sm,
 	       (size_t)stages * boxes * rows * 128 / 1024, us, (double)T * N * 2 / us / 1e6);
-}
-
-/* out[32, N] (FP32) = gᵀ·x, g [T, 32], x [T, N]: ours (n128:s4) and cuBLASLt's algorithm 0. */
-static void gemms(const void *x, const void *g, float *out, int64_t T, int64_t N)
-{
-	const int64_t M = 32;
-	gq_wg_params p;
-	memset(&p, 0, sizeof(p));
-	p.a = static_cast<const uint16_t *>(g);
-	p.b = static_cast<const uint16_t *>(x);
-	p.out = out;
-	p.ws = out;
-	p.m = M, p.n = N, p.k = T;
-	p.bm = 64, p.bn = 128;
-	const int64_t kblocks = (T + GQ_WG_BK - 1) / GQ_WG_BK;
-	p.splits = 4;
-	p.kb_per_split = (int32_t)((kblocks + 3) / 4);
-	p.mode = GQ_MMA_ATOMIC;
-	p.out_fp32 = 1;
-	int threads = 0, per_sm = 0;
-	size_t smem = 0;
-	CHECK(gq_wg_setup(64, 128, &threads, &smem, &per_sm));
-	static gq_wg_maps maps;
-	const char *why = "";
-	if (gq_wg_encode(&p, &maps, &why) != cudaSuccess) {
-		fprintf(stderr, "%s\n", why);
-		exit(1);
-	}
-	float us = median_us([&] {
-		CHECK(cudaMemsetAsync(out, 0, (size_t)M * N * sizeof(float)));
-		CHECK(gq_wg_launch(&p, &maps, 0));
-	});
-	printf("gemm N %5lld  gemmq:split:n128:s4 (memset + kernel)  %7.1f us\n", (long long)N, us);
-
-	cublasLtHandle_t lt;
-	LT(cublasLtCreate(&lt));
-	lt_wgrad w;
-	lt_wgrad_open(lt, &w, M, N, T, 1);
-	us = median_us([&] { lt_wgrad_run(lt, &w, 0, x, g, out); });
-	printf("gemm N %5lld  cuBLASLt heuristic algorithm 0              %7.1f us\n", (long long)N,
-	       us);
-	lt_wgrad_close(&w);
-	LT(cublasLtDestroy(lt));
 }
 
 int main(int argc, char **argv)
@@ -218,7 +104,7 @@ int main(int argc, char **argv)
 	for (int64_t N : {4096, 5120}) {
 		if (only_n && N != only_n)
 			continue;
-		gemms(x, g, out, T, N);
+		gemms(x, g, out, T, N, 4);
 		const int64_t words = T * N * 2 / 16;
 		for (int blocks : {sms * 2, sms * 4, sms * 8}) {
 			const float us = median_us([&] {

@@ -1,0 +1,156 @@
+/* stream.h: what tma-stream.cu and round5/tma-policy.cu share (include it after
+ * kernels/gemm_wgmma.cu and diag.h): a kernel that streams x, a [T, N] BF16 tensor, with the
+ * wgrad kernel's tensor copies and nothing else; the median of CUDA-event timings after the
+ * harness's L2 flush; and the two whole wgrad GEMMs next to it (ours and cuBLASLt's).
+ */
+#pragma once
+
+#include <algorithm>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+
+/* The L2 policy of x's copies: the wgrad kernel's evict-first, evict-normal, no cache hint at
+ * all (cuBLASLt's kernels), evict-last. */
+enum { STREAM_EVICT_FIRST, STREAM_EVICT_NORMAL, STREAM_NO_HINT, STREAM_EVICT_LAST };
+static const char *const stream_policy_name[] = {"evict-first", "evict-normal", "no hint",
+                                                 "evict-last"};
+
+struct stream_params {
+	int32_t rows, boxes, stages, kb_per_split, policy;
+	int64_t kblocks;
+};
+
+/* Each CTA owns `boxes` × 64 columns of x and one of the splits' contiguous ranges of rows,
+ * and streams it in K-blocks of `rows` rows through a ring of `stages` stages, as the wgrad
+ * kernel's producer warp does (128-byte swizzle, 64-column boxes); a consumer warp only waits
+ * for each stage and releases it: no multiply, no g, no output. 64 threads. */
+__global__ void __launch_bounds__(64) tma_stream(const __grid_constant__ CUtensorMap map,
+                                                 const stream_params p)
+{
+	extern __shared__ unsigned char raw[];
+	__shared__ __align__(8) uint64_t full[32], empty[32];
+	unsigned char *smem =
+	    reinterpret_cast<unsigned char *>((reinterpret_cast<uintptr_t>(raw) + 1023) & ~(uintptr_t)1023);
+	const int box_bytes = p.rows * 128, stage_bytes = p.boxes * box_bytes;
+	const int64_t kb0 = (int64_t)blockIdx.y * p.kb_per_split;
+	int64_t nkb = p.kblocks - kb0;
+	if (nkb > p.kb_per_split)
+		nkb = p.kb_per_split;
+	const int tid = threadIdx.x;
+	if (tid == 0) {
+		for (int s = 0; s < p.stages; s++) {
+			gq_wg_bar_init(&full[s], 1);
+			gq_wg_bar_init(&empty[s], 1);
+		}
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	}
+	__syncthreads();
+	if (tid == 0) {
+		uint64_t policy = gq_wg_policy_evict_first();
+		if (p.policy == STREAM_EVICT_NORMAL)
+			asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;"
+			             : "=l"(policy));
+		else if (p.policy == STREAM_EVICT_LAST)
+			policy = gq_wg_policy_evict_last();
+		for (int64_t i = 0; i < nkb; i++) {
+			const int s = (int)(i % p.stages);
+			const int64_t r = i / p.stages;
+			if (r >= 1)
+				gq_wg_bar_wait(&empty[s], (uint32_t)((r - 1) & 1));
+			gq_wg_bar_expect_tx(&full[s], stage_bytes);
+			for (int c = 0; c < p.boxes; c++) {
+				void *dst = smem + (size_t)s * stage_bytes + c * box_bytes;
+				const int32_t col = blockIdx.x * p.boxes * 64 + 64 * c,
+				              row = (int32_t)((kb0 + i) * p.rows);
+				if (p.policy == STREAM_NO_HINT)
+					gq_wg_tma_load_nohint(dst, &map, col, row, &full[s]);
+				else
+					gq_wg_tma_load(dst, &map, col, row, &full[s], policy);
+			}
+		}
+	} else if (tid == 32) {
+		for (int64_t i = 0; i < nkb; i++) {
+			const int s = (int)(i % p.stages);
+			gq_wg_bar_wait(&full[s], (uint32_t)((i / p.stages) & 1));
+			gq_wg_bar_arrive(&empty[s]);
+		}
+	}
+}
+
+static void *flush_buf;
+static size_t flush_bytes;
+static int launches = 10;
+
+/* The median of `launches` launches (the first a warm-up, unless there is only one), each after
+ * a memset of flush_buf. */
+template <typename F> static float median_us(F launch)
+{
+	cudaEvent_t a, b;
+	CHECK(cudaEventCreate(&a));
+	CHECK(cudaEventCreate(&b));
+	std::vector<float> t;
+	for (int i = 0; i < launches; i++) {
+		CHECK(cudaMemsetAsync(flush_buf, i, flush_bytes));
+		CHECK(cudaEventRecord(a));
+		launch();
+		CHECK(cudaGetLastError());
+		CHECK(cudaEventRecord(b));
+		CHECK(cudaEventSynchronize(b));
+		float ms = 0;
+		CHECK(cudaEventElapsedTime(&ms, a, b));
+		if (i > 0 || launches == 1) /* the first is a warm-up */
+			t.push_back(ms * 1000.f);
+	}
+	std::sort(t.begin(), t.end());
+	CHECK(cudaEventDestroy(a));
+	CHECK(cudaEventDestroy(b));
+	return t[t.size() / 2];
+}
+
+/* out[32, N] (FP32) = gᵀ·x, g [T, 32], x [T, N]: ours (gemmq:split:n128 with `splits` splits: a
+ * memset of the output, then the 64x128 kernel adding into it, as kernels.c launches it) and
+ * cuBLASLt's first heuristic algorithm (as harness/programs_cublas.c calls it). */
+static void gemms(const void *x, const void *g, float *out, int64_t T, int64_t N, int splits)
+{
+	const int64_t M = 32;
+	gq_wg_params p;
+	memset(&p, 0, sizeof(p));
+	p.a = static_cast<const uint16_t *>(g);
+	p.b = static_cast<const uint16_t *>(x);
+	p.out = out;
+	p.ws = out;
+	p.m = M, p.n = N, p.k = T;
+	p.bm = 64, p.bn = 128;
+	const int64_t kblocks = (T + GQ_WG_BK - 1) / GQ_WG_BK;
+	p.splits = splits;
+	p.kb_per_split = (int32_t)((kblocks + splits - 1) / splits);
+	p.mode = GQ_MMA_ATOMIC;
+	p.out_fp32 = 1;
+	int threads = 0, per_sm = 0;
+	size_t smem = 0;
+	CHECK(gq_wg_setup(64, 128, &threads, &smem, &per_sm));
+	static gq_wg_maps maps;
+	const char *why = "";
+	if (gq_wg_encode(&p, &maps, &why) != cudaSuccess) {
+		fprintf(stderr, "%s\n", why);
+		exit(1);
+	}
+	float us = median_us([&] {
+		CHECK(cudaMemsetAsync(out, 0, (size_t)M * N * sizeof(float)));
+		CHECK(gq_wg_launch(&p, &maps, 0));
+	});
+	printf("gemm N %5lld  gemmq:split:n128:s%d (memset + kernel)  %7.1f us\n", (long long)N,
+	       splits, us);
+
+	cublasLtHandle_t lt;
+	LT(cublasLtCreate(&lt));
+	lt_wgrad w;
+	lt_wgrad_open(lt, &w, M, N, T, 1);
+	us = median_us([&] { lt_wgrad_run(lt, &w, 0, x, g, out); });
+	printf("gemm N %5lld  cuBLASLt heuristic algorithm 0              %7.1f us\n", (long long)N,
+	       us);
+	lt_wgrad_close(&w);
+	LT(cublasLtDestroy(lt));
+}
