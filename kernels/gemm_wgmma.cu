@@ -2,7 +2,8 @@
  *
  * Shared memory of a CTA: STAGES stages, each the K-block's A tile then its B tile. A tile of
  * W columns (W = BM for A, BN for B) is W/64 boxes of [GQ_WG_BK rows × 64 columns], 8 KiB each,
- * stored one after the other; inside a box, row r (a K index) is 128 bytes at r·128, with the
+ * stored one after the other (with M < 64, A's box brings M columns of each row and the rest of
+ * the row stays zero); inside a box, row r (a K index) is 128 bytes at r·128, with the
  * 16-byte chunks of each row permuted by the 128-byte swizzle (chunk c of row r at c ^ (r % 8)).
  * That is the canonical MN-major layout of wgmma with 128-byte swizzle: eight rows of 64 columns
  * form a 1024-byte atom; the next eight rows (K) follow at the stride byte offset, 1024; the next
@@ -288,6 +289,15 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 		nkb = 0;
 	const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
 
+	if (BM == 64 && p.a_box < 64 && tid < C::CONSUMERS * 128) {
+		/* A's box fills the first a_box columns of each row; the rest stay zero (the rows of the
+		 * tile past M then multiply zeros, not stale shared memory) */
+		const uint4 zero = make_uint4(0, 0, 0, 0);
+		for (int q = tid; q < C::STAGES * (C::A_BYTES / 16); q += C::CONSUMERS * 128)
+			*reinterpret_cast<uint4 *>(smem + (size_t)(q / (C::A_BYTES / 16)) * C::STAGE_BYTES +
+			                           (size_t)(q % (C::A_BYTES / 16)) * 16) = zero;
+		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+	}
 	if (tid == 0) {
 		for (int s = 0; s < C::STAGES; s++) {
 			gq_wg_bar_init(&full[s], 1);
@@ -301,6 +311,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	if (tid >= C::CONSUMERS * 128) { /* the producer warp */
 		if (tid == C::CONSUMERS * 128) {
 			const uint64_t keep = gq_wg_policy_evict_last(), stream = gq_wg_policy_evict_first();
+			const uint32_t tx = C::STAGE_BYTES - (64 - p.a_box) * GQ_WG_BK * 2; /* one A box */
 			for (int64_t i = 0; i < nkb; i++) {
 				const int s = (int)(i % C::STAGES);
 				const int64_t r = i / C::STAGES;
@@ -308,7 +319,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 					gq_wg_bar_wait(&empty[s], (uint32_t)((r - 1) & 1));
 				unsigned char *a = smem + (size_t)s * C::STAGE_BYTES;
 				unsigned char *b = a + C::A_BYTES;
-				gq_wg_bar_expect_tx(&full[s], C::STAGE_BYTES);
+				gq_wg_bar_expect_tx(&full[s], tx);
 				const int32_t row = (int32_t)((kb0 + i) * GQ_WG_BK);
 #pragma unroll
 				for (int c = 0; c < BM / 64; c++)
@@ -451,14 +462,16 @@ static PFN_cuTensorMapEncodeTiled_v12000 gq_wg_encoder(void)
 	return fn;
 }
 
-/* A [rows × cols] row-major BF16 tensor in boxes of [GQ_WG_BK rows × 64 columns]; a missed
- * line brings 256 bytes into L2, or only itself when stream is set. */
+/* A [rows × cols] row-major BF16 tensor in boxes of [GQ_WG_BK rows × box_cols columns] (each box
+ * row lands in a 128-byte row of the stage); a missed line brings 256 bytes into L2, or only
+ * itself when stream is set. */
 static CUresult gq_wg_encode_one(PFN_cuTensorMapEncodeTiled_v12000 enc, CUtensorMap *map,
-                                 const void *base, int64_t rows, int64_t cols, int stream)
+                                 const void *base, int64_t rows, int64_t cols, int box_cols,
+                                 int stream)
 {
 	cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
 	cuuint64_t strides[1] = {(cuuint64_t)cols * 2};
-	cuuint32_t box[2] = {64, GQ_WG_BK};
+	cuuint32_t box[2] = {(cuuint32_t)box_cols, GQ_WG_BK};
 	cuuint32_t elem[2] = {1, 1};
 	return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void *>(base), dims, strides,
 	           box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
@@ -472,7 +485,7 @@ extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, con
 {
 	if (maps->for_a == p->a && maps->for_b == p->b && maps->m == p->m && maps->n == p->n &&
 	    maps->k == p->k && maps->bm == p->bm && maps->bn == p->bn &&
-	    maps->b_stream == p->b_stream)
+	    maps->b_stream == p->b_stream && maps->a_box == p->a_box)
 		return cudaSuccess;
 	PFN_cuTensorMapEncodeTiled_v12000 enc = gq_wg_encoder();
 	if (!enc) {
@@ -480,12 +493,12 @@ extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, con
 		return cudaErrorInvalidValue;
 	}
 	maps->for_a = maps->for_b = NULL;
-	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->a), p->a, p->k, p->m, 0) !=
-	    CUDA_SUCCESS) {
+	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->a), p->a, p->k, p->m,
+	                     p->a_box, 0) != CUDA_SUCCESS) {
 		*why = "cuTensorMapEncodeTiled refused the map of A (g)";
 		return cudaErrorInvalidValue;
 	}
-	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->b), p->b, p->k, p->n,
+	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->b), p->b, p->k, p->n, 64,
 	                     p->b_stream) != CUDA_SUCCESS) {
 		*why = "cuTensorMapEncodeTiled refused the map of B (x)";
 		return cudaErrorInvalidValue;
@@ -493,7 +506,7 @@ extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, con
 	maps->for_a = p->a, maps->for_b = p->b;
 	maps->m = p->m, maps->n = p->n, maps->k = p->k;
 	maps->bm = p->bm, maps->bn = p->bn;
-	maps->b_stream = p->b_stream;
+	maps->b_stream = p->b_stream, maps->a_box = p->a_box;
 	return cudaSuccess;
 }
 
@@ -501,7 +514,8 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
                                     cudaStream_t stream)
 {
 	const gq_wg_entry *k = gq_wg_find(p->bm, p->bn);
-	if (!k || (p->b_stream && !k->func_stream))
+	if (!k || (p->b_stream && !k->func_stream) || p->a_box != gq_wg_a_box(p->m) ||
+	    (p->a_box < 64 && p->bm != 64) || p->a_box < 8 || p->a_box % 8 != 0)
 		return cudaErrorInvalidValue;
 	const dim3 grid((unsigned)((p->m + p->bm - 1) / p->bm), (unsigned)((p->n + p->bn - 1) / p->bn),
 	                (unsigned)p->splits);

@@ -5,7 +5,10 @@
  * dimension; BF16 in, FP32 accumulation, row-major FP32 or BF16 out. M and N must be multiples
  * of 8 and the pointers 16-byte aligned (the tensor maps' row strides must be multiples of 16
  * bytes); any K ≥ 1 works: the tensor copies fill rows past K (and columns past M or N) with
- * zeros.
+ * zeros. Where M < 64, A's box is M columns wide instead (gq_wg_a_box) and the kernel zeroes the
+ * rest of A's rows in the ring once: a box of 64 columns over fewer made the GEMM 0.8 % (d_out
+ * 32) and 1.3 % (d_out 48) slower at T ≥ 40963 on an H200 (the sixth round of
+ * results/h200/logs/wgrad-experiments.md).
  *
  * A CTA computes a BM×BN tile over its share of the K-blocks of GQ_WG_BK rows: one producer warp
  * loads each K-block's A and B tiles with cp.async.bulk.tensor (128-byte swizzle, 64 columns per
@@ -70,6 +73,7 @@ typedef struct gq_wg_params {
 	 * keeps gq_mma_reduce_launch: one CTA summing many slices would lengthen the tail.) */
 	int32_t *counters;
 	int32_t b_stream; /* 1: B's copies without L2 hint, its map without L2 promotion */
+	int32_t a_box;    /* columns of A's box: gq_wg_a_box(m) */
 } gq_wg_params;
 
 /* 1 when B (x, [k, n] BF16) should stream past the L2 (see the top): m ≤ 64 and B at least
@@ -79,6 +83,13 @@ static inline int gq_wg_stream_b(int64_t m, int64_t n, int64_t k, int64_t l2_byt
 	return m <= 64 && l2_bytes > 0 && k * n * 2 >= 4 * l2_bytes;
 }
 
+/* Columns of A's (g's) box: M where M < 64 (the tile is then BM = 64, one box), so that the copies
+ * carry no columns past M; else 64. M is a multiple of 8, so a box row is a multiple of 16 bytes. */
+static inline int gq_wg_a_box(int64_t m)
+{
+	return m < 64 ? (int)m : 64;
+}
+
 /* The two tensor maps of a launch (CUtensorMap, opaque here), encoded for a and b. */
 typedef struct gq_wg_maps {
 	GQ_WG_ALIGN64 unsigned char a[GQ_WG_TENSOR_MAP_SIZE];
@@ -86,7 +97,7 @@ typedef struct gq_wg_maps {
 	const void *for_a, *for_b; /* the pointers they were encoded for */
 	int64_t m, n, k;
 	int32_t bm, bn;
-	int32_t b_stream;
+	int32_t b_stream, a_box;
 } gq_wg_maps;
 
 /* 1 when (bm, bn) is compiled. */

@@ -273,6 +273,18 @@ static void test_stream_b(void)
 	CHECK(gq_wg_stream_b(32, 4096, 65537, 0) == 0); /* no L2 size known: never */
 }
 
+static void test_a_box(void)
+{
+	CHECK(gq_wg_a_box(48) == 48); /* the copies bring only the tensor's columns */
+	CHECK(gq_wg_a_box(32) == 32);
+	CHECK(gq_wg_a_box(8) == 8);
+	CHECK(gq_wg_a_box(56) == 56);
+	CHECK(gq_wg_a_box(64) == 64);
+	CHECK(gq_wg_a_box(72) == 64); /* BM = 128: two boxes of 64, the second filled with zeros */
+	CHECK(gq_wg_a_box(128) == 64);
+	CHECK(gq_wg_a_box(1024) == 64);
+}
+
 int main(void)
 {
 	test_families();
@@ -282,5 +294,6 @@ int main(void)
 	test_tile_coords();
 	test_streamk_geometry();
 	test_stream_b();
+	test_a_box();
 	return gq_check_exit("test_kernels");
 }
