@@ -1,7 +1,7 @@
 /* test_e2e_calibration.c: the calibration programs (kernels/calibration/calibration.h) judged by
  * `gemmq qualify --device host`, one protocol each (tests/protocols/e2e/calibration/), every
  * verdict asserted from the results file:
- *   twin       qualified, and its speedup interval holds 1.00;
+ *   twin       qualified, and its speedup interval comes within TWIN_TOL (0.5 %) of 1.00;
  *   slow-3     slower, with slowdown = 1/speedup − 1 within 3 % ± 1 pp;
  *   slow-10    slower, with slowdown within 10 % ± 2 pp;
  *   wrong      inaccurate at every point, failing seed 1 and no other seed;
@@ -44,6 +44,11 @@ static int first_attempt; /* 1: record unmet expectations in failures without fa
 			json_array_append_new(failures, json_string(m_));                          \
 		}                                                                                  \
 	} while (0)
+
+/* How near 1.00 the twin's speedup interval must come. Not 0: two programs that do the same work
+ * on buffers of their own can differ by a little on the host (a CI run measured the twin at
+ * 0.9979 [0.9963, 0.9998] twice in a row); the slowest planted case, slow-3, is six times that. */
+#define TWIN_TOL 0.005
 
 static const char *const cases[] = {"twin",   "slow-3",    "slow-10", "wrong",
                                     "nondet", "unwritten", "nan"};
@@ -91,8 +96,9 @@ static void judge(const char *name, const json_t *doc, json_t *summary)
 		EXPECT(rec != NULL, "%s %s: no candidate accuracy record", name, id);
 		if (!strcmp(name, "twin")) {
 			EXPECT(!strcmp(v, "qualified"), "twin %s: %s", id, v);
-			EXPECT(sp && lo <= 1.0 && 1.0 <= hi, "twin %s: speedup %.4f [%.4f, %.4f]",
-			       id, s, lo, hi);
+			EXPECT(sp && lo <= 1.0 + TWIN_TOL && 1.0 - TWIN_TOL <= hi,
+			       "twin %s: speedup %.4f [%.4f, %.4f], not within %.1f %% of 1.00", id, s,
+			       lo, hi, 100 * TWIN_TOL);
 		} else if (!strncmp(name, "slow-", 5)) {
 			const double pct = atof(name + 5) / 100, tol = pct < 0.05 ? 0.01 : 0.02;
 			const double slowdown = 1 / s - 1;
