@@ -289,7 +289,8 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 		nkb = 0;
 	const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
 
-	if (BM == 64 && p.a_box < 64 && tid < C::CONSUMERS * 128) {
+	const int a_box = gq_wg_a_box(p.m);
+	if (BM == 64 && a_box < 64 && tid < C::CONSUMERS * 128) {
 		/* A's box fills the first a_box columns of each row; the rest stay zero (the rows of the
 		 * tile past M then multiply zeros, not stale shared memory) */
 		const uint4 zero = make_uint4(0, 0, 0, 0);
@@ -311,7 +312,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	if (tid >= C::CONSUMERS * 128) { /* the producer warp */
 		if (tid == C::CONSUMERS * 128) {
 			const uint64_t keep = gq_wg_policy_evict_last(), stream = gq_wg_policy_evict_first();
-			const uint32_t tx = C::STAGE_BYTES - (64 - p.a_box) * GQ_WG_BK * 2; /* one A box */
+			const uint32_t tx = C::STAGE_BYTES - (64 - a_box) * GQ_WG_BK * 2; /* one A box */
 			for (int64_t i = 0; i < nkb; i++) {
 				const int s = (int)(i % C::STAGES);
 				const int64_t r = i / C::STAGES;
@@ -485,7 +486,7 @@ extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, con
 {
 	if (maps->for_a == p->a && maps->for_b == p->b && maps->m == p->m && maps->n == p->n &&
 	    maps->k == p->k && maps->bm == p->bm && maps->bn == p->bn &&
-	    maps->b_stream == p->b_stream && maps->a_box == p->a_box)
+	    maps->b_stream == p->b_stream)
 		return cudaSuccess;
 	PFN_cuTensorMapEncodeTiled_v12000 enc = gq_wg_encoder();
 	if (!enc) {
@@ -494,7 +495,7 @@ extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, con
 	}
 	maps->for_a = maps->for_b = NULL;
 	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->a), p->a, p->k, p->m,
-	                     p->a_box, 0) != CUDA_SUCCESS) {
+	                     gq_wg_a_box(p->m), 0) != CUDA_SUCCESS) {
 		*why = "cuTensorMapEncodeTiled refused the map of A (g)";
 		return cudaErrorInvalidValue;
 	}
@@ -506,7 +507,7 @@ extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, con
 	maps->for_a = p->a, maps->for_b = p->b;
 	maps->m = p->m, maps->n = p->n, maps->k = p->k;
 	maps->bm = p->bm, maps->bn = p->bn;
-	maps->b_stream = p->b_stream, maps->a_box = p->a_box;
+	maps->b_stream = p->b_stream;
 	return cudaSuccess;
 }
 
@@ -514,8 +515,7 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
                                     cudaStream_t stream)
 {
 	const gq_wg_entry *k = gq_wg_find(p->bm, p->bn);
-	if (!k || (p->b_stream && !k->func_stream) || p->a_box != gq_wg_a_box(p->m) ||
-	    (p->a_box < 64 && p->bm != 64) || p->a_box < 8 || p->a_box % 8 != 0)
+	if (!k || (p->b_stream && !k->func_stream) || (gq_wg_a_box(p->m) < 64 && p->bm != 64))
 		return cudaErrorInvalidValue;
 	const dim3 grid((unsigned)((p->m + p->bm - 1) / p->bm), (unsigned)((p->n + p->bn - 1) / p->bn),
 	                (unsigned)p->splits);

@@ -47,6 +47,12 @@
 
 #include <cuda_runtime_api.h>
 
+#ifdef __CUDACC__
+#define GQ_WG_HD __host__ __device__ /* also called by the kernel */
+#else
+#define GQ_WG_HD
+#endif
+
 #ifdef __cplusplus
 #define GQ_WG_ALIGN64 alignas(64)
 extern "C" {
@@ -73,7 +79,6 @@ typedef struct gq_wg_params {
 	 * keeps gq_mma_reduce_launch: one CTA summing many slices would lengthen the tail.) */
 	int32_t *counters;
 	int32_t b_stream; /* 1: B's copies without L2 hint, its map without L2 promotion */
-	int32_t a_box;    /* columns of A's box: gq_wg_a_box(m) */
 } gq_wg_params;
 
 /* 1 when B (x, [k, n] BF16) should stream past the L2 (see the top): m ≤ 64 and B at least
@@ -84,8 +89,8 @@ static inline int gq_wg_stream_b(int64_t m, int64_t n, int64_t k, int64_t l2_byt
 }
 
 /* Columns of A's (g's) box: M where M < 64 (the tile is then BM = 64, one box), so that the copies
- * carry no columns past M; else 64. M is a multiple of 8, so a box row is a multiple of 16 bytes. */
-static inline int gq_wg_a_box(int64_t m)
+ * carry no columns past M; else 64. M is a multiple of 8: a box row is a multiple of 16 bytes. */
+static inline GQ_WG_HD int gq_wg_a_box(int64_t m)
 {
 	return m < 64 ? (int)m : 64;
 }
@@ -97,7 +102,7 @@ typedef struct gq_wg_maps {
 	const void *for_a, *for_b; /* the pointers they were encoded for */
 	int64_t m, n, k;
 	int32_t bm, bn;
-	int32_t b_stream, a_box;
+	int32_t b_stream;
 } gq_wg_maps;
 
 /* 1 when (bm, bn) is compiled. */

@@ -283,7 +283,6 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 	w->m = p->m, w->n = p->n, w->k = p->k;
 	w->bm = bm, w->bn = bn;
 	w->b_stream = gq_wg_stream_b(p->m, p->n, p->k, l2);
-	w->a_box = gq_wg_a_box(p->m);
 	w->out_fp32 = p->out_dtype == 1;
 	inst->count = p->m * p->n;
 	const int64_t kblocks = ceil_div(p->k, GQ_WG_BK);

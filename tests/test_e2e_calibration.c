@@ -97,8 +97,8 @@ static void judge(const char *name, const json_t *doc, json_t *summary)
 		if (!strcmp(name, "twin")) {
 			EXPECT(!strcmp(v, "qualified"), "twin %s: %s", id, v);
 			EXPECT(sp && lo <= 1.0 + TWIN_TOL && 1.0 - TWIN_TOL <= hi,
-			       "twin %s: speedup %.4f [%.4f, %.4f], not within %.1f %% of 1.00", id, s,
-			       lo, hi, 100 * TWIN_TOL);
+			       "twin %s: speedup %.4f [%.4f, %.4f], not within %.1f %% of 1.00", id,
+			       s, lo, hi, 100 * TWIN_TOL);
 		} else if (!strncmp(name, "slow-", 5)) {
 			const double pct = atof(name + 5) / 100, tol = pct < 0.05 ? 0.01 : 0.02;
 			const double slowdown = 1 / s - 1;

@@ -123,7 +123,6 @@ static void gemms(const void *x, const void *g, float *out, int64_t T, int64_t N
 	p.ws = out;
 	p.m = M, p.n = N, p.k = T;
 	p.bm = 64, p.bn = 128;
-	p.a_box = gq_wg_a_box(M);
 	const int64_t kblocks = (T + GQ_WG_BK - 1) / GQ_WG_BK;
 	p.splits = splits;
 	p.kb_per_split = (int32_t)((kblocks + splits - 1) / splits);
