@@ -19,6 +19,12 @@
  * derive them from i, and a wait is one try_wait loop inside the asm whose tries may suspend the
  * thread until the phase completes (the suspend-time hint) rather than poll: together 0.3-0.7 %
  * faster at T ≥ 40963 on an H200 (results/h200/logs/wgrad-experiments.md, seventh round).
+ *
+ * Clusters (gemm_wgmma.h, shared copies): each producer issues its part of the shared operand
+ * multicast to every CTA of the cluster, completing on the same full[s] of each (so each CTA
+ * still expects the whole stage's bytes); empty[s] counts the consumer warps of every CTA of the
+ * cluster, each of which arrives on the empty[s] of every CTA, because a refill of stage s
+ * writes into all of them.
  */
 #include "gemm_wgmma.h"
 
@@ -125,6 +131,52 @@ __device__ __forceinline__ uint64_t gq_wg_policy_evict_last()
 	uint64_t p;
 	asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
 	return p;
+}
+
+/* The same copy multicast into the CTAs of the cluster named in mask, with no L2 hint (x) or
+ * with one (g). */
+__device__ __forceinline__ void gq_wg_tma_load_mc(uint32_t dst, const void *map, int32_t c0,
+                                                  int32_t c1, uint32_t bar, uint16_t mask,
+                                                  uint64_t policy)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+	             ".multicast::cluster.L2::cache_hint [%0], [%1, {%2, %3}], [%4], %5, %6;" ::"r"(dst),
+	             "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(bar), "h"(mask),
+	             "l"(policy)
+	             : "memory");
+}
+__device__ __forceinline__ void gq_wg_tma_load_mc_nohint(uint32_t dst, const void *map,
+                                                         int32_t c0, int32_t c1, uint32_t bar,
+                                                         uint16_t mask)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+	             ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+	             "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(bar), "h"(mask)
+	             : "memory");
+}
+
+/* Arrive on the barrier at the same shared address in the cluster's CTA of rank rank. */
+__device__ __forceinline__ void gq_wg_bar_arrive_rank(uint32_t bar, uint32_t rank)
+{
+	asm volatile("{\n.reg .b32 ra;\n"
+	             "mapa.shared::cluster.u32 ra, %0, %1;\n"
+	             "mbarrier.arrive.shared::cluster.b64 _, [ra];\n}\n" ::"r"(bar),
+	             "r"(rank)
+	             : "memory");
+}
+
+__device__ __forceinline__ void gq_wg_cluster_sync()
+{
+	asm volatile("barrier.cluster.arrive.release.aligned;\n"
+	             "barrier.cluster.wait.acquire.aligned;" ::
+	                 : "memory");
+}
+
+__device__ __forceinline__ uint32_t gq_wg_cluster_rank()
+{
+	uint32_t r;
+	asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+	return r;
 }
 
 /* Barrier 1 over the consumer warpgroups only (the producer warp has left). */
@@ -264,15 +316,20 @@ __device__ __forceinline__ void gq_wg_finish_tile(const gq_wg_params &p, int m0,
 	}
 }
 
-/* STREAM_B: B's copies carry no L2 hint (p.b_stream; compiled for the BM = 64 tiles only, so
- * that the others keep the producer loop they had). */
-template <int BM, int BN, bool STREAM_B>
+/* STREAM_B: B's copies carry no L2 hint (p.b_stream; compiled for the BM = 64 tiles and the
+ * shared copies only, so that the others keep the producer loop they had). SHARE, CL: the
+ * shared copies (p.share, p.cluster; gemm_wgmma.h), CL CTAs per cluster. */
+template <int BM, int BN, bool STREAM_B, int SHARE = GQ_WG_SHARE_NONE, int CL = 1>
 __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::CTAS_PER_SM)
     gq_wg_kernel(const __grid_constant__ CUtensorMap map_a,
                  const __grid_constant__ CUtensorMap map_b, const gq_wg_params p)
 {
 	using C = gq_wg_cfg<BM, BN>;
 	constexpr int WN = C::WN;
+	static_assert((SHARE == GQ_WG_SHARE_NONE && CL == 1) ||
+	                  (SHARE == GQ_WG_SHARE_G && BM == 128 && BN == 128 && (CL == 2 || CL == 4)) ||
+	                  (SHARE == GQ_WG_SHARE_X && BM == 64 && BN == 256 && CL == 2),
+	              "the shared copies compiled");
 	extern __shared__ unsigned char gq_wg_smem_raw[];
 	__shared__ __align__(8) uint64_t full[C::STAGES], empty[C::STAGES];
 	unsigned char *smem = reinterpret_cast<unsigned char *>(
@@ -301,12 +358,15 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	if (tid == 0) {
 		for (int s = 0; s < C::STAGES; s++) {
 			gq_wg_bar_init(&full[s], 1);
-			gq_wg_bar_init(&empty[s], C::CONSUMERS * 4);
+			gq_wg_bar_init(&empty[s], C::CONSUMERS * 4 * CL);
 		}
 		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 	}
-	__syncthreads();
+	if (CL > 1) /* every CTA's barriers ready before any copy or arrive of another */
+		gq_wg_cluster_sync();
+	else
+		__syncthreads();
 
 	if (tid >= C::CONSUMERS * 128) { /* the producer warp */
 		if (tid == C::CONSUMERS * 128) {
@@ -316,6 +376,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 			 * issues nothing but the wait, the expectation and the copies */
 			const uint32_t full0 = gq_wg_smem_addr(full), empty0 = gq_wg_smem_addr(empty);
 			const uint32_t ring0 = gq_wg_smem_addr(smem);
+			const uint32_t rank = CL > 1 ? gq_wg_cluster_rank() : 0;
 			int s = 0;
 			uint32_t parity = 0; /* of the round before: the consumers' release */
 			int32_t row = (int32_t)(kb0 * GQ_WG_BK);
@@ -326,20 +387,49 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 				const uint32_t a = ring0 + (uint32_t)s * C::STAGE_BYTES;
 				const uint32_t b = a + C::A_BYTES;
 				gq_wg_bar_expect_tx(bar, tx);
+				if (SHARE == GQ_WG_SHARE_G && CL == 2) { /* box r of g from rank r */
+					gq_wg_tma_load_mc(a + rank * GQ_WG_BOX_BYTES, &map_a,
+					                  m0 + 64 * (int)rank, row, bar, (uint16_t)3, keep);
+				} else if (SHARE == GQ_WG_SHARE_G) { /* half r % 2 of box r / 2 */
+					const uint32_t c = rank >> 1, h = rank & 1;
+					gq_wg_tma_load_mc(a + c * GQ_WG_BOX_BYTES + h * (GQ_WG_BOX_BYTES / 2),
+					                  &map_a, m0 + 64 * (int)c, row + (GQ_WG_BK / 2) * (int)h,
+					                  bar, (uint16_t)15, keep);
+				} else {
 #pragma unroll
-				for (int c = 0; c < BM / 64; c++)
-					gq_wg_tma_load(a + c * GQ_WG_BOX_BYTES, &map_a, m0 + 64 * c, row, bar,
-					               keep);
+					for (int c = 0; c < BM / 64; c++)
+						gq_wg_tma_load(a + c * GQ_WG_BOX_BYTES, &map_a, m0 + 64 * c,
+						               row, bar, keep);
+				}
+				if (SHARE == GQ_WG_SHARE_X) { /* boxes 2r and 2r + 1 of x from rank r */
 #pragma unroll
-				for (int c = 0; c < BN / 64; c++) {
-					if (STREAM_B)
-						gq_wg_tma_load_nohint(b + c * GQ_WG_BOX_BYTES, &map_b,
-						                      n0 + 64 * c, row, bar);
-					else
-						gq_wg_tma_load(b + c * GQ_WG_BOX_BYTES, &map_b, n0 + 64 * c,
-						               row, bar, stream);
+					for (int c = 2 * (int)rank; c < 2 * (int)rank + 2; c++)
+						gq_wg_tma_load_mc_nohint(b + c * GQ_WG_BOX_BYTES, &map_b,
+						                         n0 + 64 * c, row, bar, (uint16_t)3);
+				} else {
+#pragma unroll
+					for (int c = 0; c < BN / 64; c++) {
+						if (STREAM_B)
+							gq_wg_tma_load_nohint(b + c * GQ_WG_BOX_BYTES, &map_b,
+							                      n0 + 64 * c, row, bar);
+						else
+							gq_wg_tma_load(b + c * GQ_WG_BOX_BYTES, &map_b,
+							               n0 + 64 * c, row, bar, stream);
+					}
 				}
 				row += GQ_WG_BK;
+				if (++s == C::STAGES) {
+					s = 0;
+					if (i >= C::STAGES)
+						parity ^= 1;
+				}
+			}
+			/* in a cluster, stay until every CTA's consumers have released this one's last
+			 * stages: no arrive of another CTA may reach it after it has left (the same
+			 * waits the loop would make for K-blocks nkb … nkb + STAGES − 1) */
+			for (int i = (int)nkb; CL > 1 && i < (int)nkb + C::STAGES; i++) {
+				if (i >= C::STAGES)
+					gq_wg_bar_wait(empty0 + 8 * s, parity);
 				if (++s == C::STAGES) {
 					s = 0;
 					if (i >= C::STAGES)
@@ -380,8 +470,15 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 		gq_wg_wait_all();
 		gq_wg_fence_regs(acc);
 		__syncwarp();
-		if ((tid & 31) == 0)
-			gq_wg_bar_arrive(empty0 + 8 * s);
+		if ((tid & 31) == 0) {
+			if (CL > 1) {
+#pragma unroll
+				for (int r = 0; r < CL; r++)
+					gq_wg_bar_arrive_rank(empty0 + 8 * s, (uint32_t)r);
+			} else {
+				gq_wg_bar_arrive(empty0 + 8 * s);
+			}
+		}
 		if (++s == C::STAGES) {
 			s = 0;
 			parity ^= 1;
@@ -424,18 +521,24 @@ typedef struct gq_wg_entry {
 	int bm, bn, threads;
 	size_t smem;
 	const void *func, *func_stream; /* func_stream: STREAM_B, NULL where not compiled */
+	int share;                      /* the tile's gq_wg_share_mode, NONE for the others */
+	const void *func_cl2, *func_cl4; /* its shared copies in clusters of 2 and 4 (or NULL) */
 } gq_wg_entry;
 
-#define GQ_WG_ENTRY(BM, BN)                                                                        \
-	{BM, BN, gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::SMEM,                              \
-	 reinterpret_cast<const void *>(&gq_wg_kernel<BM, BN, false>),                             \
-	 BM == 64 ? reinterpret_cast<const void *>(&gq_wg_kernel<64, BN, true>) : NULL}
+#define GQ_WG_FUNC(...) reinterpret_cast<const void *>(&gq_wg_kernel<__VA_ARGS__>)
+#define GQ_WG_ENTRY(BM, BN, SHARE, CL2, CL4)                                                       \
+	{BM, BN, gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::SMEM, GQ_WG_FUNC(BM, BN, false),   \
+	 BM == 64 ? GQ_WG_FUNC(64, BN, true) : NULL, SHARE, CL2, CL4}
 
 static const gq_wg_entry *gq_wg_find(int bm, int bn)
 {
-	static const gq_wg_entry table[] = {GQ_WG_ENTRY(64, 64), GQ_WG_ENTRY(64, 128),
-	                                    GQ_WG_ENTRY(64, 256), GQ_WG_ENTRY(128, 64),
-	                                    GQ_WG_ENTRY(128, 128)};
+	static const gq_wg_entry table[] = {
+	    GQ_WG_ENTRY(64, 64, GQ_WG_SHARE_NONE, NULL, NULL),
+	    GQ_WG_ENTRY(64, 128, GQ_WG_SHARE_NONE, NULL, NULL),
+	    GQ_WG_ENTRY(64, 256, GQ_WG_SHARE_X, GQ_WG_FUNC(64, 256, true, GQ_WG_SHARE_X, 2), NULL),
+	    GQ_WG_ENTRY(128, 64, GQ_WG_SHARE_NONE, NULL, NULL),
+	    GQ_WG_ENTRY(128, 128, GQ_WG_SHARE_G, GQ_WG_FUNC(128, 128, true, GQ_WG_SHARE_G, 2),
+	                GQ_WG_FUNC(128, 128, true, GQ_WG_SHARE_G, 4))};
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (table[i].bm == bm && table[i].bn == bn)
 			return &table[i];
@@ -455,15 +558,73 @@ extern "C" cudaError_t gq_wg_setup(int bm, int bn, int *threads, size_t *smem_by
 		return cudaErrorInvalidValue;
 	cudaError_t e =
 	    cudaFuncSetAttribute(k->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)k->smem);
-	if (e == cudaSuccess && k->func_stream)
-		e = cudaFuncSetAttribute(k->func_stream, cudaFuncAttributeMaxDynamicSharedMemorySize,
-		                         (int)k->smem);
+	const void *more[] = {k->func_stream, k->func_cl2, k->func_cl4};
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		if (e == cudaSuccess && more[i])
+			e = cudaFuncSetAttribute(more[i], cudaFuncAttributeMaxDynamicSharedMemorySize,
+			                         (int)k->smem);
 	if (e != cudaSuccess)
 		return e;
 	*threads = k->threads;
 	*smem_bytes = k->smem;
 	return cudaOccupancyMaxActiveBlocksPerMultiprocessor(ctas_per_sm, k->func, k->threads,
 	                                                     k->smem);
+}
+
+static dim3 gq_wg_grid(const gq_wg_params *p)
+{
+	return dim3((unsigned)((p->m + p->bm - 1) / p->bm), (unsigned)((p->n + p->bn - 1) / p->bn),
+	            (unsigned)p->splits);
+}
+
+/* The launch configuration of p's kernel, in clusters of cl CTAs along the shared dimension
+ * (attr: the caller's storage for the one attribute). */
+static cudaLaunchConfig_t gq_wg_config(const gq_wg_params *p, const gq_wg_entry *k, int cl,
+                                       cudaLaunchAttribute *attr, cudaStream_t stream)
+{
+	cudaLaunchConfig_t cfg = {};
+	cfg.gridDim = gq_wg_grid(p);
+	cfg.blockDim = dim3((unsigned)k->threads);
+	cfg.dynamicSmemBytes = k->smem;
+	cfg.stream = stream;
+	attr->id = cudaLaunchAttributeClusterDimension;
+	attr->val.clusterDim.x = k->share == GQ_WG_SHARE_X ? (unsigned)cl : 1;
+	attr->val.clusterDim.y = k->share == GQ_WG_SHARE_G ? (unsigned)cl : 1;
+	attr->val.clusterDim.z = 1;
+	cfg.attrs = attr;
+	cfg.numAttrs = 1;
+	return cfg;
+}
+
+extern "C" cudaError_t gq_wg_cluster_for(gq_wg_params *p)
+{
+	const gq_wg_entry *k = gq_wg_find(p->bm, p->bn);
+	const int sizes[] = {4, 2};
+	p->cluster = 1;
+	if (!k || p->share == GQ_WG_SHARE_NONE || p->share != k->share) {
+		p->share = GQ_WG_SHARE_NONE;
+		return cudaSuccess;
+	}
+	const dim3 grid = gq_wg_grid(p);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		const int cl = sizes[i];
+		const void *func = cl == 4 ? k->func_cl4 : k->func_cl2;
+		const unsigned along = p->share == GQ_WG_SHARE_G ? grid.y : grid.x;
+		if (!func || along % (unsigned)cl)
+			continue;
+		cudaLaunchAttribute attr;
+		cudaLaunchConfig_t cfg = gq_wg_config(p, k, cl, &attr, 0);
+		int clusters = 0;
+		cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, func, &cfg);
+		if (e != cudaSuccess)
+			return e;
+		if ((int64_t)clusters * cl >= (int64_t)grid.x * grid.y * grid.z) {
+			p->cluster = cl;
+			return cudaSuccess;
+		}
+	}
+	p->share = GQ_WG_SHARE_NONE; /* no cluster fits the grid in one wave */
+	return cudaSuccess;
 }
 
 /* cuTensorMapEncodeTiled from the driver, looked up once (the runtime is linked statically and
@@ -482,16 +643,16 @@ static PFN_cuTensorMapEncodeTiled_v12000 gq_wg_encoder(void)
 	return fn;
 }
 
-/* A [rows × cols] row-major BF16 tensor in boxes of [GQ_WG_BK rows × box_cols columns] (each box
+/* A [rows × cols] row-major BF16 tensor in boxes of [box_rows × box_cols columns] (each box
  * row lands in a 128-byte row of the stage); a missed line brings 256 bytes into L2, or only
  * itself when stream is set. */
 static CUresult gq_wg_encode_one(PFN_cuTensorMapEncodeTiled_v12000 enc, CUtensorMap *map,
                                  const void *base, int64_t rows, int64_t cols, int box_cols,
-                                 int stream)
+                                 int box_rows, int stream)
 {
 	cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
 	cuuint64_t strides[1] = {(cuuint64_t)cols * 2};
-	cuuint32_t box[2] = {(cuuint32_t)box_cols, GQ_WG_BK};
+	cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
 	cuuint32_t elem[2] = {1, 1};
 	return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void *>(base), dims, strides,
 	           box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
@@ -505,7 +666,7 @@ extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, con
 {
 	if (maps->for_a == p->a && maps->for_b == p->b && maps->m == p->m && maps->n == p->n &&
 	    maps->k == p->k && maps->bm == p->bm && maps->bn == p->bn &&
-	    maps->b_stream == p->b_stream)
+	    maps->b_stream == p->b_stream && maps->a_rows == gq_wg_a_rows(p->share, p->cluster))
 		return cudaSuccess;
 	PFN_cuTensorMapEncodeTiled_v12000 enc = gq_wg_encoder();
 	if (!enc) {
@@ -513,13 +674,14 @@ extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, con
 		return cudaErrorInvalidValue;
 	}
 	maps->for_a = maps->for_b = NULL;
+	const int a_rows = gq_wg_a_rows(p->share, p->cluster);
 	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->a), p->a, p->k, p->m,
-	                     gq_wg_a_box(p->m), 0) != CUDA_SUCCESS) {
+	                     gq_wg_a_box(p->m), a_rows, 0) != CUDA_SUCCESS) {
 		*why = "cuTensorMapEncodeTiled refused the map of A (g)";
 		return cudaErrorInvalidValue;
 	}
 	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->b), p->b, p->k, p->n, 64,
-	                     p->b_stream) != CUDA_SUCCESS) {
+	                     GQ_WG_BK, p->b_stream) != CUDA_SUCCESS) {
 		*why = "cuTensorMapEncodeTiled refused the map of B (x)";
 		return cudaErrorInvalidValue;
 	}
@@ -527,6 +689,7 @@ extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, con
 	maps->m = p->m, maps->n = p->n, maps->k = p->k;
 	maps->bm = p->bm, maps->bn = p->bn;
 	maps->b_stream = p->b_stream;
+	maps->a_rows = a_rows;
 	return cudaSuccess;
 }
 
@@ -534,17 +697,33 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
                                     cudaStream_t stream)
 {
 	const gq_wg_entry *k = gq_wg_find(p->bm, p->bn);
-	if (!k || (p->b_stream && !k->func_stream) || (gq_wg_a_box(p->m) < 64 && p->bm != 64))
+	if (!k || (gq_wg_a_box(p->m) < 64 && p->bm != 64))
 		return cudaErrorInvalidValue;
-	const dim3 grid((unsigned)((p->m + p->bm - 1) / p->bm), (unsigned)((p->n + p->bn - 1) / p->bn),
-	                (unsigned)p->splits);
+	const void *func = p->b_stream ? k->func_stream : k->func;
+	if (p->share != GQ_WG_SHARE_NONE) /* the shared copies stream x (gemm_wgmma.h) */
+		func = p->share != k->share || !p->b_stream ? NULL
+		       : p->cluster == 4                     ? k->func_cl4
+		       : p->cluster == 2                     ? k->func_cl2
+		                                             : NULL;
+	if (!func || maps->a_rows != gq_wg_a_rows(p->share, p->cluster))
+		return cudaErrorInvalidValue;
+	const dim3 grid = gq_wg_grid(p);
 	CUtensorMap map_a, map_b;
 	memcpy(&map_a, maps->a, sizeof(map_a));
 	memcpy(&map_b, maps->b, sizeof(map_b));
 	gq_wg_params params = *p;
 	void *args[] = {&map_a, &map_b, &params};
-	cudaError_t e = cudaLaunchKernel(p->b_stream ? k->func_stream : k->func, grid,
-	                                 dim3((unsigned)k->threads), args, k->smem, stream);
+	cudaError_t e;
+	if (p->share != GQ_WG_SHARE_NONE) {
+		const unsigned along = p->share == GQ_WG_SHARE_G ? grid.y : grid.x;
+		if (along % (unsigned)p->cluster)
+			return cudaErrorInvalidValue;
+		cudaLaunchAttribute attr;
+		cudaLaunchConfig_t cfg = gq_wg_config(p, k, p->cluster, &attr, stream);
+		e = cudaLaunchKernelExC(&cfg, func, args);
+	} else {
+		e = cudaLaunchKernel(func, grid, dim3((unsigned)k->threads), args, k->smem, stream);
+	}
 	if (e != cudaSuccess)
 		return e;
 	return cudaGetLastError();

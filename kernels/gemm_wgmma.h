@@ -36,8 +36,22 @@
  * least four times the L2, x's copies carry no hint and its map no L2 promotion, the way
  * cuBLASLt's kernels copy. On an H200 the split programs are then 1-7 % faster at T ≥ 40963
  * (d_in 4096 and 5120, d_out ≤ 64; 4 % at the median) and would be 5-13 % slower at T ≤ 16384,
- * where x is about twice the L2 (results/h200/logs/wgrad-experiments.md, fifth round); with
- * M = 128, where g's tile is as large as x's, they would be slower at every T.
+ * where x is about twice the L2 (results/h200/logs/wgrad-experiments.md, fifth round).
+ *
+ * Shared copies (gq_wg_share): with 64 < M ≤ 128 and x at least six times the L2, the two tiles
+ * of d_out 128 launch as thread block clusters whose CTAs copy one part each of the operand they
+ * have in common, multicast to all of them, and x streams as above. The 128×128 tile (one M
+ * tile): clusters of 2 or 4 N tiles share g, each CTA copying one box of it (clusters of 2) or a
+ * 32-row half of one (clusters of 4, where all of the grid's clusters fit on the GPU at once;
+ * gq_wg_cluster_for). The 64×256 tile (two M tiles): the M tiles of an N tile share x, each CTA
+ * copying two of its four boxes. A stage is refilled when the consumers of every CTA of the
+ * cluster have released it, and each producer stays until they have released its last stages.
+ * Measured as knobs on an H200 (results/h200/logs/wgrad-experiments.md, eighth round), the best
+ * split program at d_out 128 was then 3-4 % faster at 4096, T ≥ 65471 (the 64×256 tile), 6-7 %
+ * at 5120, T ≥ 65471 (clusters of 4), 2-3 % at 5120, T = 40963, and would have been 1-2 %
+ * slower at 4096, T = 40963 (x 5.3 L2s) and up to 8 % at T ≤ 16384; streaming x alone or
+ * sharing g alone gained at most 2.5 %. Consumers that multiply nothing ran as fast: at these
+ * points the copies set the pace, not the tensor cores.
  */
 #ifndef GQ_GEMM_WGMMA_H
 #define GQ_GEMM_WGMMA_H
@@ -79,13 +93,43 @@ typedef struct gq_wg_params {
 	 * keeps gq_mma_reduce_launch: one CTA summing many slices would lengthen the tail.) */
 	int32_t *counters;
 	int32_t b_stream; /* 1: B's copies without L2 hint, its map without L2 promotion */
+	int32_t share;    /* gq_wg_share_mode; with GQ_WG_SHARE_NONE, cluster is 1 */
+	int32_t cluster;  /* CTAs per cluster: 1, or 2 or 4 for GQ_WG_SHARE_G, 2 for _X */
 } gq_wg_params;
+
+/* What the CTAs of a cluster share (see the top). */
+typedef enum gq_wg_share_mode {
+	GQ_WG_SHARE_NONE = 0,
+	GQ_WG_SHARE_G = 1, /* the 128×128 tile: N tiles along the cluster share A (g) */
+	GQ_WG_SHARE_X = 2, /* the 64×256 tile: the two M tiles share B (x) */
+} gq_wg_share_mode;
 
 /* 1 when B (x, [k, n] BF16) should stream past the L2 (see the top): m ≤ 64 and B at least
  * four times l2_bytes. */
 static inline int gq_wg_stream_b(int64_t m, int64_t n, int64_t k, int64_t l2_bytes)
 {
 	return m <= 64 && l2_bytes > 0 && k * n * 2 >= 4 * l2_bytes;
+}
+
+/* How a (bm, bn) launch of an [m, n] output over k rows shares its copies (see the top): 64 < m
+ * ≤ 128 and B (x) at least six times l2_bytes; GQ_WG_SHARE_G at 128×128, _X at 64×256. B then
+ * streams as well. gq_wg_cluster_for chooses the cluster. */
+static inline int gq_wg_share(int64_t m, int64_t n, int64_t k, int bm, int bn, int64_t l2_bytes)
+{
+	if (m <= 64 || m > 128 || l2_bytes <= 0 || k * n * 2 < 6 * l2_bytes)
+		return GQ_WG_SHARE_NONE;
+	if (bm == 128 && bn == 128)
+		return GQ_WG_SHARE_G;
+	if (bm == 64 && bn == 256)
+		return GQ_WG_SHARE_X;
+	return GQ_WG_SHARE_NONE;
+}
+
+/* Rows of A's box: 32 where clusters of 4 share g (each CTA copies half a box), else a
+ * K-block's. */
+static inline GQ_WG_HD int gq_wg_a_rows(int share, int cluster)
+{
+	return share == GQ_WG_SHARE_G && cluster == 4 ? GQ_WG_BK / 2 : GQ_WG_BK;
 }
 
 /* Columns of A's (g's) box: M where M < 64 (the tile is then BM = 64, one box), so that the copies
@@ -102,7 +146,7 @@ typedef struct gq_wg_maps {
 	const void *for_a, *for_b; /* the pointers they were encoded for */
 	int64_t m, n, k;
 	int32_t bm, bn;
-	int32_t b_stream;
+	int32_t b_stream, a_rows;
 } gq_wg_maps;
 
 /* 1 when (bm, bn) is compiled. */
@@ -112,13 +156,20 @@ int gq_wg_tile_supported(int bm, int bn);
  * many of its CTAs fit on one SM. cudaErrorInvalidValue for a tile that is not compiled. */
 cudaError_t gq_wg_setup(int bm, int bn, int *threads, size_t *smem_bytes, int *ctas_per_sm);
 
+/* p->cluster for p->share (p's grid and tile as planned): GQ_WG_SHARE_X 2; GQ_WG_SHARE_G 4 where
+ * the N tiles divide by 4 and every cluster of 4 fits on the device at once, else 2 where they
+ * divide by 2 and fit; else 1 with p->share set back to GQ_WG_SHARE_NONE. Needs gq_wg_setup
+ * first. */
+cudaError_t gq_wg_cluster_for(gq_wg_params *p);
+
 /* Encode the tensor maps of p's a and b into maps, unless maps already holds them (same
- * pointers, shape and b_stream). Returns cudaSuccess, or cudaErrorInvalidValue with *why set
+ * pointers, shape, b_stream and A's box rows). Returns cudaSuccess, or cudaErrorInvalidValue with *why set
  * when the driver refuses the maps (or lacks cuTensorMapEncodeTiled). */
 cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, const char **why);
 
 /* Enqueue the GEMM kernel of p's tile with grid (m_tiles, n_tiles, splits); with b_stream
- * its instance without B's L2 hint, compiled for BM = 64 (cudaErrorInvalidValue for others). */
+ * its instance without B's L2 hint (compiled for BM = 64 and the shared copies), with share
+ * its instance for clusters of p->cluster (cudaErrorInvalidValue for others). */
 cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *maps, cudaStream_t stream);
 
 #ifdef __cplusplus

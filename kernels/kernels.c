@@ -292,6 +292,12 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 	const int64_t splits = choose_splits(kp, tiles, target, kblocks, min_kblocks, &per_split);
 	w->kb_per_split = (int32_t)per_split;
 	w->splits = (int32_t)splits;
+	/* the shared copies where they pay (gemm_wgmma.h), in clusters that fit in one wave; x
+	 * then streams */
+	w->share = gq_wg_share(p->m, p->n, p->k, bm, bn, l2);
+	GQ_CUDA_CHECK(gq_wg_cluster_for(w), err);
+	if (w->share != GQ_WG_SHARE_NONE)
+		w->b_stream = 1;
 	inst->splits = (int)splits;
 	inst->wgmma = 1;
 	if (splits == 1)

@@ -273,6 +273,32 @@ static void test_stream_b(void)
 	CHECK(gq_wg_stream_b(32, 4096, 65537, 0) == 0); /* no L2 size known: never */
 }
 
+/* The shared copies (clusters) only at 64 < d_out ≤ 128 with x at least six L2s, and only for
+ * the two tiles compiled with them. */
+static void test_share(void)
+{
+	const int64_t l2 = 62914560; /* H200 */
+	CHECK(gq_wg_share(128, 4096, 65537, 128, 128, l2) == GQ_WG_SHARE_G);
+	CHECK(gq_wg_share(128, 5120, 40963, 128, 128, l2) == GQ_WG_SHARE_G);
+	CHECK(gq_wg_share(128, 4096, 65537, 64, 256, l2) == GQ_WG_SHARE_X);
+	CHECK(gq_wg_share(96, 4096, 65537, 64, 256, l2) == GQ_WG_SHARE_X); /* two M tiles */
+	CHECK(gq_wg_share(128, 4096, 65537, 64, 128, l2) == GQ_WG_SHARE_NONE); /* not compiled */
+	CHECK(gq_wg_share(128, 4096, 65537, 128, 64, l2) == GQ_WG_SHARE_NONE);
+	CHECK(gq_wg_share(64, 4096, 65537, 64, 256, l2) == GQ_WG_SHARE_NONE); /* one M tile */
+	CHECK(gq_wg_share(256, 4096, 65537, 128, 128, l2) == GQ_WG_SHARE_NONE); /* compute-bound */
+	CHECK(gq_wg_share(128, 4096, 40963, 128, 128, l2) == GQ_WG_SHARE_NONE); /* x 5.3 L2s */
+	CHECK(gq_wg_share(128, 5120, 16384, 128, 128, l2) == GQ_WG_SHARE_NONE);
+	const int64_t rows = 6 * l2 / (4096 * 2); /* the boundary: x exactly six L2s shares */
+	CHECK(gq_wg_share(128, 4096, rows, 128, 128, l2) == GQ_WG_SHARE_G);
+	CHECK(gq_wg_share(128, 4096, rows - 1, 128, 128, l2) == GQ_WG_SHARE_NONE);
+	CHECK(gq_wg_share(128, 4096, 65537, 128, 128, 0) == GQ_WG_SHARE_NONE); /* L2 unknown */
+	/* A's box: half a K-block only where four CTAs share g */
+	CHECK(gq_wg_a_rows(GQ_WG_SHARE_G, 4) == GQ_WG_BK / 2);
+	CHECK(gq_wg_a_rows(GQ_WG_SHARE_G, 2) == GQ_WG_BK);
+	CHECK(gq_wg_a_rows(GQ_WG_SHARE_X, 2) == GQ_WG_BK);
+	CHECK(gq_wg_a_rows(GQ_WG_SHARE_NONE, 1) == GQ_WG_BK);
+}
+
 static void test_a_box(void)
 {
 	CHECK(gq_wg_a_box(48) == 48); /* the copies bring only the tensor's columns */
@@ -294,6 +320,7 @@ int main(void)
 	test_tile_coords();
 	test_streamk_geometry();
 	test_stream_b();
+	test_share();
 	test_a_box();
 	return gq_check_exit("test_kernels");
 }
