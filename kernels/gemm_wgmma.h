@@ -46,6 +46,7 @@
  * gq_wg_cluster_for). The 64×256 tile (two M tiles): the M tiles of an N tile share x, each CTA
  * copying two of its four boxes. A stage is refilled when the consumers of every CTA of the
  * cluster have released it, and each producer stays until they have released its last stages.
+ * Only grids that keep at least 7/8 of the SMs busy share (gq_wg_share_fills).
  * Measured as knobs on an H200 (results/h200/logs/wgrad-experiments.md, eighth round), the best
  * split program at d_out 128 was then 3-4 % faster at 4096, T ≥ 65471 (the 64×256 tile), 6-7 %
  * at 5120, T ≥ 65471 (clusters of 4), 2-3 % at 5120, T = 40963, and would have been 1-2 %
@@ -123,6 +124,14 @@ static inline int gq_wg_share(int64_t m, int64_t n, int64_t k, int bm, int bn, i
 	if (bm == 64 && bn == 256)
 		return GQ_WG_SHARE_X;
 	return GQ_WG_SHARE_NONE;
+}
+
+/* 1 when a grid of ctas CTAs keeps enough of the sms SMs busy for the shared copies to pay: at
+ * least 7/8 of them. On an H200 at 4096x128, T ≥ 65471, the split programs of 96 CTAs (3
+ * splits) were 2-5 % slower shared, those of 120 and 128 faster (eighth round, call 4). */
+static inline int gq_wg_share_fills(int64_t ctas, int64_t sms)
+{
+	return 8 * ctas >= 7 * sms;
 }
 
 /* Rows of A's box: 32 where clusters of 4 share g (each CTA copies half a box), else a

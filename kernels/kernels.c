@@ -295,6 +295,8 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 	/* the shared copies where they pay (gemm_wgmma.h), in clusters that fit in one wave; x
 	 * then streams */
 	w->share = gq_wg_share(p->m, p->n, p->k, bm, bn, l2);
+	if (!gq_wg_share_fills(tiles * splits, sms))
+		w->share = GQ_WG_SHARE_NONE;
 	GQ_CUDA_CHECK(gq_wg_cluster_for(w), err);
 	if (w->share != GQ_WG_SHARE_NONE)
 		w->b_stream = 1;

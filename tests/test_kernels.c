@@ -292,6 +292,12 @@ static void test_share(void)
 	CHECK(gq_wg_share(128, 4096, rows, 128, 128, l2) == GQ_WG_SHARE_G);
 	CHECK(gq_wg_share(128, 4096, rows - 1, 128, 128, l2) == GQ_WG_SHARE_NONE);
 	CHECK(gq_wg_share(128, 4096, 65537, 128, 128, 0) == GQ_WG_SHARE_NONE); /* L2 unknown */
+	/* grids that fill at least 7/8 of the SMs: 128 and 120 CTAs of 132 share, 96 do not */
+	CHECK(gq_wg_share_fills(128, 132) == 1);
+	CHECK(gq_wg_share_fills(120, 132) == 1);
+	CHECK(gq_wg_share_fills(96, 132) == 0);
+	CHECK(gq_wg_share_fills(116, 132) == 1); /* 116 · 8 = 928 ≥ 924 */
+	CHECK(gq_wg_share_fills(115, 132) == 0);
 	/* A's box: half a K-block only where four CTAs share g */
 	CHECK(gq_wg_a_rows(GQ_WG_SHARE_G, 4) == GQ_WG_BK / 2);
 	CHECK(gq_wg_a_rows(GQ_WG_SHARE_G, 2) == GQ_WG_BK);
