@@ -606,10 +606,10 @@ extern "C" cudaError_t gq_wg_cluster_for(gq_wg_params *p)
 		return cudaSuccess;
 	}
 	const dim3 grid = gq_wg_grid(p);
+	const unsigned along = p->share == GQ_WG_SHARE_G ? grid.y : grid.x; /* the cluster's axis */
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		const int cl = sizes[i];
 		const void *func = cl == 4 ? k->func_cl4 : k->func_cl2;
-		const unsigned along = p->share == GQ_WG_SHARE_G ? grid.y : grid.x;
 		if (!func || along % (unsigned)cl)
 			continue;
 		cudaLaunchAttribute attr;

@@ -172,8 +172,8 @@ cudaError_t gq_wg_setup(int bm, int bn, int *threads, size_t *smem_bytes, int *c
 cudaError_t gq_wg_cluster_for(gq_wg_params *p);
 
 /* Encode the tensor maps of p's a and b into maps, unless maps already holds them (same
- * pointers, shape, b_stream and A's box rows). Returns cudaSuccess, or cudaErrorInvalidValue with *why set
- * when the driver refuses the maps (or lacks cuTensorMapEncodeTiled). */
+ * pointers, shape, b_stream and A's box rows). Returns cudaSuccess, or cudaErrorInvalidValue
+ * with *why set when the driver refuses the maps (or lacks cuTensorMapEncodeTiled). */
 cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, const char **why);
 
 /* Enqueue the GEMM kernel of p's tile with grid (m_tiles, n_tiles, splits); with b_stream
