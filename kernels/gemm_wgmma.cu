@@ -644,8 +644,9 @@ static PFN_cuTensorMapEncodeTiled_v12000 gq_wg_encoder(void)
 }
 
 /* A [rows × cols] row-major BF16 tensor in boxes of [box_rows × box_cols columns] (each box
- * row lands in a 128-byte row of the stage); a missed line brings 256 bytes into L2, or only
- * itself when stream is set. */
+ * row lands in a 128-byte row of the stage); a miss brings its whole 128-byte line into L2 (256
+ * bytes were slower at T ≤ 16384; gemm_wgmma.h), or only the sectors asked for when stream is
+ * set. */
 static CUresult gq_wg_encode_one(PFN_cuTensorMapEncodeTiled_v12000 enc, CUtensorMap *map,
                                  const void *base, int64_t rows, int64_t cols, int box_cols,
                                  int box_rows, int stream)
@@ -656,7 +657,7 @@ static CUresult gq_wg_encode_one(PFN_cuTensorMapEncodeTiled_v12000 enc, CUtensor
 	cuuint32_t elem[2] = {1, 1};
 	return enc(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void *>(base), dims, strides,
 	           box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-	           stream ? CU_TENSOR_MAP_L2_PROMOTION_NONE : CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+	           stream ? CU_TENSOR_MAP_L2_PROMOTION_NONE : CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
 	           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
 
