@@ -38,8 +38,8 @@
  * (d_in 4096 and 5120, d_out ≤ 64; 4 % at the median) and would be 5-13 % slower at T ≤ 16384,
  * where x is about twice the L2 (results/h200/logs/wgrad-experiments.md, fifth round). The other
  * maps promote a missed line to 128 bytes, not 256: at T ≤ 16384 the best split program is then
- * 1.7 % faster at d_out 128 and 0.8 % at d_out ≤ 64 (medians), and unchanged at T ≥ 40963 (ninth
- * round).
+ * 1.7-2.4 % faster at d_out 128 and 0.8-1.2 % at d_out ≤ 64 (medians of two calls), and unchanged
+ * at T ≥ 65471 (ninth round).
  *
  * Shared copies (gq_wg_share): with 64 < M ≤ 128 and x at least six times the L2, the two tiles
  * of d_out 128 launch as thread block clusters whose CTAs copy one part each of the operand they
