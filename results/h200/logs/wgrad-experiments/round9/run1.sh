@@ -5,12 +5,7 @@
 # ends a split tile with BF16 out through a ticket (the last CTA adds its own sums in registers
 # instead of atomically, then rounds the tile to out), 2 the same with the workspace zeroed behind
 # it (no memset before the kernel), 3 as 2 for FP32 out as well.
-RUN_TIMEOUT=60
-. results/h200/logs/wgrad-experiments/round3/bench.sh
-. results/h200/logs/wgrad-experiments/round4/check.sh
-mkdir -p /tmp/o; ln -sfn /tmp/r /tmp/o/r
-snap() { echo "$1" | tee -a /tmp/o/runs.txt; tar czhf $OUT/all.tgz -C /tmp o; }
-CHECK_PROGS="-p gemmq:split:n128:s3 -p gemmq:split:n128:s4 -p gemmq:split:n256:s4 -p gemmq:split:n64:s2"
+. results/h200/logs/wgrad-experiments/round9/prologue.sh
 check f1 build-exp/gemmq-fin GQX_FIN=1; check f2 build-exp/gemmq-fin GQX_FIN=2
 check f3 build-exp/gemmq-fin GQX_FIN=3
 snap "checks done"

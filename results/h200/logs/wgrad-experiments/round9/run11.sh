@@ -5,10 +5,7 @@
 # build/gemmq is a730d18; build-exp/gemmq-main 21af3c3 (the kernel before); build-exp/
 # gpu_test_gpu_{kernels,programs,det_processes} the GPU tests of a730d18 that run its kernels,
 # run from build/ as ctest runs them.
-RUN_TIMEOUT=60
-. results/h200/logs/wgrad-experiments/round3/bench.sh
-mkdir -p /tmp/o; ln -sfn /tmp/r /tmp/o/r
-snap() { echo "$1" | tee -a /tmp/o/runs.txt; tar czhf $OUT/all.tgz -C /tmp o; }
+. results/h200/logs/wgrad-experiments/round9/prologue.sh
 gputest() { (cd build && timeout ${2:-150} ../build-exp/gpu_test_gpu_$1 > /tmp/o/gpu_test_gpu_$1.log 2>&1); snap "gpu_test_gpu_$1 rc=$?"; }
 { time build/gemmq bench --device 0 -o /tmp/o/programs.json --md /tmp/o/programs.md protocols/k1_wgrad.json ; } > /tmp/o/programs-bench.log 2>&1
 snap "bench rc=$?"

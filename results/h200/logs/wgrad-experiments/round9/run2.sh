@@ -6,12 +6,7 @@
 # quarter of one of g's boxes) where 8 fit in one wave (it prints what the occupancy query says);
 # GQX_BFK=1 ends a split with BF16 out by a conversion kernel after the GEMM instead of the tile
 # counters.
-RUN_TIMEOUT=60
-. results/h200/logs/wgrad-experiments/round3/bench.sh
-. results/h200/logs/wgrad-experiments/round4/check.sh
-mkdir -p /tmp/o; ln -sfn /tmp/r /tmp/o/r
-snap() { echo "$1" | tee -a /tmp/o/runs.txt; tar czhf $OUT/all.tgz -C /tmp o; }
-CHECK_PROGS="-p gemmq:split:n128:s3 -p gemmq:split:n128:s4 -p gemmq:split:n256:s4 -p gemmq:split:n64:s2"
+. results/h200/logs/wgrad-experiments/round9/prologue.sh
 check c8 build-exp/gemmq-cl8 GQX_CL8=1; check bk build-exp/gemmq-cl8 GQX_BFK=1
 snap "checks done"
 for i in 1 2; do

@@ -5,12 +5,7 @@
 # zeroes the split's sums with a kernel of ours instead of cudaMemsetAsync, and launches the GEMM
 # as its programmatic dependent (griddepcontrol): the GEMM starts while the zeroing runs and waits
 # for it only before its epilogue.
-RUN_TIMEOUT=60
-. results/h200/logs/wgrad-experiments/round3/bench.sh
-. results/h200/logs/wgrad-experiments/round4/check.sh
-mkdir -p /tmp/o; ln -sfn /tmp/r /tmp/o/r
-snap() { echo "$1" | tee -a /tmp/o/runs.txt; tar czhf $OUT/all.tgz -C /tmp o; }
-CHECK_PROGS="-p gemmq:split:n128:s3 -p gemmq:split:n128:s4 -p gemmq:split:n256:s4 -p gemmq:split:n64:s2"
+. results/h200/logs/wgrad-experiments/round9/prologue.sh
 check pd build-exp/gemmq-pdl GQX_PDL=1
 snap "checks done"
 for i in 1 2; do

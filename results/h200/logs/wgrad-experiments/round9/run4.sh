@@ -5,12 +5,7 @@
 # the shared copies only (d_out 128, x six L2s or more): GQX_GH=1 copies g evict-normal instead of
 # evict-last, GQX_GP=1 encodes g's map without L2 promotion, GQX_SPREAD=1 launches the clusters
 # with cudaClusterSchedulingPolicySpread.
-RUN_TIMEOUT=60
-. results/h200/logs/wgrad-experiments/round3/bench.sh
-. results/h200/logs/wgrad-experiments/round4/check.sh
-mkdir -p /tmp/o; ln -sfn /tmp/r /tmp/o/r
-snap() { echo "$1" | tee -a /tmp/o/runs.txt; tar czhf $OUT/all.tgz -C /tmp o; }
-CHECK_PROGS="-p gemmq:split:n128:s3 -p gemmq:split:n128:s4 -p gemmq:split:n256:s4 -p gemmq:split:n64:s2"
+. results/h200/logs/wgrad-experiments/round9/prologue.sh
 check gb build-exp/gemmq-gpol GQX_GH=1 GQX_GP=1 GQX_SPREAD=1
 snap "checks done"
 for i in 1 2; do

@@ -4,12 +4,7 @@
 # build-exp/gemmq-main is main (21af3c3); build-exp/gemmq-ring7 the same with ring7.patch: the
 # tiles of one CTA per SM get 225 KiB of ring instead of 200, which gives the 128x128 tile 7
 # stages instead of 6 (the 64x256 tile keeps 5).
-RUN_TIMEOUT=60
-. results/h200/logs/wgrad-experiments/round3/bench.sh
-. results/h200/logs/wgrad-experiments/round4/check.sh
-mkdir -p /tmp/o; ln -sfn /tmp/r /tmp/o/r
-snap() { echo "$1" | tee -a /tmp/o/runs.txt; tar czhf $OUT/all.tgz -C /tmp o; }
-CHECK_PROGS="-p gemmq:split:n128:s3 -p gemmq:split:n128:s4 -p gemmq:split:n256:s4 -p gemmq:split:n64:s2"
+. results/h200/logs/wgrad-experiments/round9/prologue.sh
 check r7 build-exp/gemmq-ring7
 snap "checks done"
 for i in 1 2 3; do

@@ -4,12 +4,7 @@
 # build-exp/gemmq-main is main (21af3c3); build-exp/gemmq-bk128 the same with bk128.patch: K-blocks
 # of 128 rows instead of 64 (chunks of two K-blocks, so still 256 rows); the 128x128 tile then has
 # 3 stages of 64 KiB, the 64x256 tile 2 of 80 KiB, the tiles of d_out <= 64 2 stages.
-RUN_TIMEOUT=60
-. results/h200/logs/wgrad-experiments/round3/bench.sh
-. results/h200/logs/wgrad-experiments/round4/check.sh
-mkdir -p /tmp/o; ln -sfn /tmp/r /tmp/o/r
-snap() { echo "$1" | tee -a /tmp/o/runs.txt; tar czhf $OUT/all.tgz -C /tmp o; }
-CHECK_PROGS="-p gemmq:split:n128:s3 -p gemmq:split:n128:s4 -p gemmq:split:n256:s4 -p gemmq:split:n64:s2"
+. results/h200/logs/wgrad-experiments/round9/prologue.sh
 check bk build-exp/gemmq-bk128
 snap "checks done"
 for i in 1 2 3; do

@@ -4,10 +4,7 @@
 # build-exp/gemmq-main is main (21af3c3); build-exp/gemmq-xpromo the same with xpromo.patch:
 # GQX_XPROMO=1 or 2 gives x's map of the shared copies (d_out 128, x six L2s or more; otherwise
 # without promotion) an L2 promotion of 128 or 256 bytes; its copies keep no cache hint.
-RUN_TIMEOUT=60
-. results/h200/logs/wgrad-experiments/round3/bench.sh
-mkdir -p /tmp/o; ln -sfn /tmp/r /tmp/o/r
-snap() { echo "$1" | tee -a /tmp/o/runs.txt; tar czhf $OUT/all.tgz -C /tmp o; }
+. results/h200/logs/wgrad-experiments/round9/prologue.sh
 for i in 1 2; do
   run a_$i build-exp/gemmq-main; run x0_$i build-exp/gemmq-xpromo
   run x1_$i build-exp/gemmq-xpromo GQX_XPROMO=1; run x2_$i build-exp/gemmq-xpromo GQX_XPROMO=2
