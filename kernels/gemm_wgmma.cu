@@ -269,8 +269,49 @@ template <> __device__ __forceinline__ void gq_wg_mma<128>(float (&d)[64], uint6
 	gq_wg_mma_n128(d, da, db, scale_d);
 }
 
-/* The end of a split tile with BF16 out (see gemm_wgmma.h, counters): every consumer thread makes
- * its atomic adds visible device-wide, then one thread counts the tile's arrivals; the CTA that
+/* The end of a split tile (GQ_MMA_ATOMIC): a consumer warpgroup's 64 × WN sums are added into
+ * the FP32 sums in global memory by the TMA unit (cp.reduce.async.bulk.tensor .add, through
+ * map_c: boxes of 64 rows × 32 columns, 128-byte swizzle), not by per-thread atomics. The
+ * warpgroup stages them in the ring, idle by then: every consumer has finished every stage, so no
+ * copy (of this CTA's producer, or multicast by another CTA of the cluster, which copies the same
+ * K-blocks) is still to land. Box b of warpgroup wg lies at smem + wg·64·WN·4 + b·8192; in it, row
+ * r is 128 bytes at r·128 with its 16-byte chunk c at c ^ (r % 8), the layout the map's swizzle
+ * reads, so a warp's float2 stores fall on distinct banks pairwise. The copies are complete (and
+ * visible to the finishing CTA, gq_wg_finish_tile) when the issuing thread returns. */
+template <int WN, int THREADS>
+__device__ __forceinline__ void gq_wg_reduce_tile(const CUtensorMap *map_c, unsigned char *smem,
+                                                  int wg, const float (&sum)[WN / 2], int col,
+                                                  int row)
+{
+	const int tid = threadIdx.x, warp = (tid % 128) / 32, lane = tid & 31;
+	gq_wg_consumers_sync(THREADS); /* every warpgroup is done with the ring */
+	unsigned char *st = smem + (size_t)wg * 64 * WN * 4;
+#pragma unroll
+	for (int j = 0; j < WN / 2; j += 2) { /* the accumulator layout of the epilogue below */
+		const int r = 16 * warp + lane / 4 + 8 * ((j >> 1) & 1);
+		const int c = 8 * (j >> 2) + 2 * (lane % 4);
+		const int at = (c / 32) * 8192 + r * 128 + ((((c % 32) / 4) ^ (r & 7)) * 16) + (c % 4) * 4;
+		*reinterpret_cast<float2 *>(st + at) = make_float2(sum[j], sum[j + 1]);
+	}
+	asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* visible to the TMA unit */
+	asm volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");  /* the warpgroup's stores */
+	if (tid % 128 != 0)
+		return;
+#pragma unroll
+	for (int b = 0; b < WN / 32; b++)
+		asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group"
+		             " [%0, {%1, %2}], [%3];" ::"l"(reinterpret_cast<uint64_t>(map_c)),
+		             "r"(col + 32 * b), "r"(row), "r"(gq_wg_smem_addr(st + b * 8192))
+		             : "memory");
+	asm volatile("cp.async.bulk.commit_group;\n"
+	             "cp.async.bulk.wait_group 0;\n"
+	             "fence.proxy.async.global;" ::
+	                 : "memory");
+}
+
+/* The end of a split tile with BF16 out (see gemm_wgmma.h, counters), after gq_wg_reduce_tile:
+ * every consumer thread fences (the threads that issued the adds have seen them complete), then
+ * one thread counts the tile's arrivals; the CTA that
  * arrives last reads the tile's FP32 sums from L2 (ld.global.cg: never a stale L1 line), all of
  * its share at once so that the reads overlap, rounds them to BF16 into out and sets the counter
  * back to zero for the next launch. */
@@ -322,7 +363,8 @@ __device__ __forceinline__ void gq_wg_finish_tile(const gq_wg_params &p, int m0,
 template <int BM, int BN, bool STREAM_B, int SHARE = GQ_WG_SHARE_NONE, int CL = 1>
 __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::CTAS_PER_SM)
     gq_wg_kernel(const __grid_constant__ CUtensorMap map_a,
-                 const __grid_constant__ CUtensorMap map_b, const gq_wg_params p)
+                 const __grid_constant__ CUtensorMap map_b,
+                 const __grid_constant__ CUtensorMap map_c, const gq_wg_params p)
 {
 	using C = gq_wg_cfg<BM, BN>;
 	constexpr int WN = C::WN;
@@ -495,6 +537,13 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	const int warp = (tid % 128) / 32, lane = tid & 31;
 	const int64_t row0 = (int64_t)m0 + 64 * wm + 16 * warp + lane / 4;
 	const int64_t col0 = (int64_t)n0 + WN * wn + 2 * (lane % 4);
+	if (p.mode == GQ_MMA_ATOMIC) {
+		gq_wg_reduce_tile<WN, C::CONSUMERS * 128>(&map_c, smem, wg, sum, (int)(n0 + WN * wn),
+		                                          (int)(m0 + 64 * wm));
+		if (p.counters && !p.out_fp32)
+			gq_wg_finish_tile<BM, BN, C::CONSUMERS * 128>(p, m0, n0);
+		return;
+	}
 #pragma unroll
 	for (int j = 0; j < WN / 2; j += 2) {
 		const int64_t row = row0 + 8 * ((j >> 1) & 1), col = col0 + 8 * (j >> 2);
@@ -502,9 +551,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 			continue;
 		const int64_t at = row * p.n + col;
 		const float2 v = make_float2(sum[j], sum[j + 1]);
-		if (p.mode == GQ_MMA_ATOMIC) {
-			atomicAdd(reinterpret_cast<float2 *>(p.ws + at), v);
-		} else if (p.mode == GQ_MMA_SLICES) {
+		if (p.mode == GQ_MMA_SLICES) {
 			*reinterpret_cast<float2 *>(p.ws + (int64_t)blockIdx.z * p.m * p.n + at) = v;
 		} else if (p.out_fp32) {
 			*reinterpret_cast<float2 *>(static_cast<float *>(p.out) + at) = v;
@@ -513,8 +560,6 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 			    __floats2bfloat162_rn(v.x, v.y);
 		}
 	}
-	if (p.counters && p.mode == GQ_MMA_ATOMIC && !p.out_fp32)
-		gq_wg_finish_tile<BM, BN, C::CONSUMERS * 128>(p, m0, n0);
 }
 
 typedef struct gq_wg_entry {
@@ -661,11 +706,27 @@ static CUresult gq_wg_encode_one(PFN_cuTensorMapEncodeTiled_v12000 enc, CUtensor
 	           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
 
+/* The FP32 sums [rows × cols] of GQ_MMA_ATOMIC in the boxes gq_wg_reduce_tile adds: 64 rows ×
+ * 32 columns (128 bytes), 128-byte swizzle. Rows and columns past the tensor are not written. */
+static CUresult gq_wg_encode_sums(PFN_cuTensorMapEncodeTiled_v12000 enc, CUtensorMap *map,
+                                  const void *base, int64_t rows, int64_t cols)
+{
+	cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
+	cuuint64_t strides[1] = {(cuuint64_t)cols * 4};
+	cuuint32_t box[2] = {32, 64};
+	cuuint32_t elem[2] = {1, 1};
+	return enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<void *>(base), dims, strides,
+	           box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+	           CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
 static_assert(sizeof(CUtensorMap) == GQ_WG_TENSOR_MAP_SIZE, "CUtensorMap is 128 bytes");
 
 extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, const char **why)
 {
-	if (maps->for_a == p->a && maps->for_b == p->b && maps->m == p->m && maps->n == p->n &&
+	const void *sums = p->mode == GQ_MMA_ATOMIC ? p->ws : NULL;
+	if (maps->for_a == p->a && maps->for_b == p->b && maps->for_c == sums &&
+	    maps->m == p->m && maps->n == p->n &&
 	    maps->k == p->k && maps->bm == p->bm && maps->bn == p->bn &&
 	    maps->b_stream == p->b_stream && maps->a_rows == gq_wg_a_rows(p->share, p->cluster))
 		return cudaSuccess;
@@ -674,7 +735,7 @@ extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, con
 		*why = "the driver has no cuTensorMapEncodeTiled";
 		return cudaErrorInvalidValue;
 	}
-	maps->for_a = maps->for_b = NULL;
+	maps->for_a = maps->for_b = maps->for_c = NULL;
 	const int a_rows = gq_wg_a_rows(p->share, p->cluster);
 	if (gq_wg_encode_one(enc, reinterpret_cast<CUtensorMap *>(maps->a), p->a, p->k, p->m,
 	                     gq_wg_a_box(p->m), a_rows, 0) != CUDA_SUCCESS) {
@@ -686,7 +747,13 @@ extern "C" cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, con
 		*why = "cuTensorMapEncodeTiled refused the map of B (x)";
 		return cudaErrorInvalidValue;
 	}
-	maps->for_a = p->a, maps->for_b = p->b;
+	memset(maps->c, 0, sizeof(maps->c));
+	if (sums && gq_wg_encode_sums(enc, reinterpret_cast<CUtensorMap *>(maps->c), sums, p->m,
+	                              p->n) != CUDA_SUCCESS) {
+		*why = "cuTensorMapEncodeTiled refused the map of the FP32 sums";
+		return cudaErrorInvalidValue;
+	}
+	maps->for_a = p->a, maps->for_b = p->b, maps->for_c = sums;
 	maps->m = p->m, maps->n = p->n, maps->k = p->k;
 	maps->bm = p->bm, maps->bn = p->bn;
 	maps->b_stream = p->b_stream;
@@ -709,11 +776,14 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
 	if (!func || maps->a_rows != gq_wg_a_rows(p->share, p->cluster))
 		return cudaErrorInvalidValue;
 	const dim3 grid = gq_wg_grid(p);
-	CUtensorMap map_a, map_b;
+	if (p->mode == GQ_MMA_ATOMIC && maps->for_c != p->ws)
+		return cudaErrorInvalidValue;
+	CUtensorMap map_a, map_b, map_c;
 	memcpy(&map_a, maps->a, sizeof(map_a));
 	memcpy(&map_b, maps->b, sizeof(map_b));
+	memcpy(&map_c, maps->c, sizeof(map_c));
 	gq_wg_params params = *p;
-	void *args[] = {&map_a, &map_b, &params};
+	void *args[] = {&map_a, &map_b, &map_c, &params};
 	cudaError_t e;
 	if (p->share != GQ_WG_SHARE_NONE) {
 		const unsigned along = p->share == GQ_WG_SHARE_G ? grid.y : grid.x;

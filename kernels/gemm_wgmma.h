@@ -29,7 +29,12 @@
  * rows in L2. Split z owns K-blocks [z·kb_per_split, min((z+1)·kb_per_split, kblocks)). Modes
  * as in gemm_mma.h: GQ_MMA_STORE (round and store to out), GQ_MMA_SLICES (ws[z][M][N], summed
  * by gq_mma_reduce_launch), GQ_MMA_ATOMIC (FP32 atomic adds into ws, zeroed by the caller; with
- * BF16 out the tile's last CTA rounds ws into out).
+ * BF16 out the tile's last CTA rounds ws into out). The atomic adds are the TMA unit's
+ * (cp.reduce.async.bulk.tensor, through a third tensor map over ws): each consumer warpgroup
+ * stages its sums in the idle ring and adds them as boxes of 64 × 32. Against float2 atomics from
+ * the registers, the best split program was 0.5 % faster at d_out 128 and T ≥ 65471, 1.3-1.5 % at
+ * T = 40963 and 3.3 % at T ≤ 16384 (medians, H200; tenth round of
+ * results/h200/logs/wgrad-experiments.md).
  *
  * Loads carry L2 hints: g (A), read again by the CTAs of every N tile, is evicted last; x (B),
  * read once, is evicted first, except where it streams (gq_wg_stream_b): with M ≤ 64 and x at
@@ -151,11 +156,14 @@ static inline GQ_WG_HD int gq_wg_a_box(int64_t m)
 	return m < 64 ? (int)m : 64;
 }
 
-/* The two tensor maps of a launch (CUtensorMap, opaque here), encoded for a and b. */
+/* The tensor maps of a launch (CUtensorMap, opaque here), encoded for a, b and (GQ_MMA_ATOMIC)
+ * ws. */
 typedef struct gq_wg_maps {
 	GQ_WG_ALIGN64 unsigned char a[GQ_WG_TENSOR_MAP_SIZE];
 	GQ_WG_ALIGN64 unsigned char b[GQ_WG_TENSOR_MAP_SIZE];
-	const void *for_a, *for_b; /* the pointers they were encoded for */
+	GQ_WG_ALIGN64 unsigned char c[GQ_WG_TENSOR_MAP_SIZE]; /* GQ_MMA_ATOMIC: the FP32 sums, ws */
+	const void *for_a, *for_b, *for_c; /* the pointers they were encoded for (for_c: NULL
+	                                    * where the mode is not GQ_MMA_ATOMIC) */
 	int64_t m, n, k;
 	int32_t bm, bn;
 	int32_t b_stream, a_rows;
@@ -174,8 +182,8 @@ cudaError_t gq_wg_setup(int bm, int bn, int *threads, size_t *smem_bytes, int *c
  * first. */
 cudaError_t gq_wg_cluster_for(gq_wg_params *p);
 
-/* Encode the tensor maps of p's a and b into maps, unless maps already holds them (same
- * pointers, shape, b_stream and A's box rows). Returns cudaSuccess, or cudaErrorInvalidValue
+/* Encode the tensor maps of p's a, b and, with GQ_MMA_ATOMIC, ws into maps, unless maps already
+ * holds them (same pointers, shape, b_stream and A's box rows). Returns cudaSuccess, or cudaErrorInvalidValue
  * with *why set when the driver refuses the maps (or lacks cuTensorMapEncodeTiled). */
 cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, const char **why);
 

@@ -456,12 +456,12 @@ static gq_status launch_wgmma(kern_instance *inst, const gemmq_operands *io, cud
 	w.out = io->out;
 	w.ws = inst->ws;
 	w.counters = inst->counters_at ? (int32_t *)((char *)inst->ws + inst->counters_at) : NULL;
+	if (w.mode == GQ_MMA_ATOMIC && w.out_fp32)
+		w.ws = io->out; /* accumulate straight into the FP32 output */
 	const char *why = "";
 	if (gq_wg_encode(&w, &inst->maps, &why) != cudaSuccess)
 		return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "%s", why);
 	if (w.mode == GQ_MMA_ATOMIC) {
-		if (w.out_fp32)
-			w.ws = io->out; /* accumulate straight into the FP32 output */
 		GQ_CUDA_CHECK(cudaMemsetAsync(w.ws, 0, (size_t)inst->count * sizeof(float), stream),
 		              err);
 	}
