@@ -38,6 +38,7 @@
 
 #define GQ_WG_BOX_BYTES (GQ_WG_BK * 128)
 #define GQ_WG_MAX_STAGES 8
+#define GQ_WG_ROUND_MAX_BLOCKS 1024 /* of gq_wg_round_kernel (grid-stride beyond) */
 
 /* A tile's shape on the SM. A consumer warpgroup owns 64 × WN of the tile: WN = 64 keeps a
  * thread's accumulators and sums at 2 × 32 registers (86 in all), so two or three CTAs share an
@@ -276,8 +277,8 @@ template <> __device__ __forceinline__ void gq_wg_mma<128>(float (&d)[64], uint6
  * copy (of this CTA's producer, or multicast by another CTA of the cluster, which copies the same
  * K-blocks) is still to land. Box b of warpgroup wg lies at smem + wg·64·WN·4 + b·8192; in it, row
  * r is 128 bytes at r·128 with its 16-byte chunk c at c ^ (r % 8), the layout the map's swizzle
- * reads, so a warp's float2 stores fall on distinct banks pairwise. The copies are complete (and
- * visible to the finishing CTA, gq_wg_finish_tile) when the issuing thread returns. */
+ * reads, so a warp's float2 stores fall on distinct banks pairwise. With BF16 out, the grid's
+ * end makes the sums visible to gq_wg_round_kernel. */
 template <int WN, int THREADS>
 __device__ __forceinline__ void gq_wg_reduce_tile(const CUtensorMap *map_c, unsigned char *smem,
                                                   int wg, const float (&sum)[WN / 2], int col,
@@ -303,58 +304,10 @@ __device__ __forceinline__ void gq_wg_reduce_tile(const CUtensorMap *map_c, unsi
 		             " [%0, {%1, %2}], [%3];" ::"l"(reinterpret_cast<uint64_t>(map_c)),
 		             "r"(col + 32 * b), "r"(row), "r"(gq_wg_smem_addr(st + b * 8192))
 		             : "memory");
+	/* the ring must stay until the TMA unit has read it */
 	asm volatile("cp.async.bulk.commit_group;\n"
-	             "cp.async.bulk.wait_group 0;\n"
-	             "fence.proxy.async.global;" ::
+	             "cp.async.bulk.wait_group.read 0;" ::
 	                 : "memory");
-}
-
-/* The end of a split tile with BF16 out (see gemm_wgmma.h, counters), after gq_wg_reduce_tile:
- * every consumer thread fences (the threads that issued the adds have seen them complete), then
- * one thread counts the tile's arrivals; the CTA that
- * arrives last reads the tile's FP32 sums from L2 (ld.global.cg: never a stale L1 line), all of
- * its share at once so that the reads overlap, rounds them to BF16 into out and sets the counter
- * back to zero for the next launch. */
-template <int BM, int BN, int THREADS>
-__device__ __forceinline__ void gq_wg_finish_tile(const gq_wg_params &p, int m0, int n0)
-{
-	constexpr int QUADS = BM * BN / 4 / THREADS; /* float4s per thread, row by row */
-	static_assert(BM * BN / 4 % THREADS == 0, "the tile divides among the threads");
-	__shared__ int last;
-	const int tid = threadIdx.x;
-	int32_t *counter = p.counters + (int64_t)blockIdx.y * gridDim.x + blockIdx.x;
-	__threadfence();
-	gq_wg_consumers_sync(THREADS);
-	if (tid == 0) {
-		last = atomicAdd(counter, 1) == p.splits - 1;
-		if (last)
-			*counter = 0;
-	}
-	gq_wg_consumers_sync(THREADS);
-	if (!last)
-		return;
-	__threadfence();
-	float4 v[QUADS];
-#pragma unroll
-	for (int j = 0; j < QUADS; j++) {
-		const int q = tid + j * THREADS;
-		const int64_t row = m0 + (q * 4) / BN, col = n0 + (q * 4) % BN;
-		/* N is a multiple of 8: a quad is wholly inside or wholly outside */
-		v[j] = row < p.m && col < p.n
-		           ? __ldcg(reinterpret_cast<const float4 *>(p.ws + row * p.n + col))
-		           : make_float4(0.f, 0.f, 0.f, 0.f);
-	}
-#pragma unroll
-	for (int j = 0; j < QUADS; j++) {
-		const int q = tid + j * THREADS;
-		const int64_t row = m0 + (q * 4) / BN, col = n0 + (q * 4) % BN;
-		if (row >= p.m || col >= p.n)
-			continue;
-		__nv_bfloat162 *o = reinterpret_cast<__nv_bfloat162 *>(
-		    static_cast<__nv_bfloat16 *>(p.out) + row * p.n + col);
-		o[0] = __floats2bfloat162_rn(v[j].x, v[j].y);
-		o[1] = __floats2bfloat162_rn(v[j].z, v[j].w);
-	}
 }
 
 /* STREAM_B: B's copies carry no L2 hint (p.b_stream; compiled for the BM = 64 tiles and the
@@ -378,6 +331,8 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	    (reinterpret_cast<uintptr_t>(gq_wg_smem_raw) + 1023) & ~(uintptr_t)1023);
 
 	const int tid = threadIdx.x;
+	/* a programmatic dependent (gq_wg_round_launch) may start now: it waits for this grid */
+	asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 	const int64_t kblocks = (p.k + GQ_WG_BK - 1) / GQ_WG_BK;
 	const int64_t kb0 = (int64_t)blockIdx.z * p.kb_per_split;
 	int64_t nkb = kblocks - kb0;
@@ -540,8 +495,6 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	if (p.mode == GQ_MMA_ATOMIC) {
 		gq_wg_reduce_tile<WN, C::CONSUMERS * 128>(&map_c, smem, wg, sum, (int)(n0 + WN * wn),
 		                                          (int)(m0 + 64 * wm));
-		if (p.counters && !p.out_fp32)
-			gq_wg_finish_tile<BM, BN, C::CONSUMERS * 128>(p, m0, n0);
 		return;
 	}
 #pragma unroll
@@ -798,4 +751,45 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
 	if (e != cudaSuccess)
 		return e;
 	return cudaGetLastError();
+}
+
+/* BF16 out of GQ_MMA_ATOMIC: the FP32 sums rounded into out, quads float4 at a time. Launched as
+ * the GEMM's programmatic dependent, its CTAs may be resident before the GEMM ends (the GEMM
+ * lets them start at once, and they need no shared memory); griddepcontrol.wait holds them until
+ * the whole GEMM grid has finished and its writes are visible. */
+__global__ void __launch_bounds__(256) gq_wg_round_kernel(const float *__restrict__ ws,
+                                                          __nv_bfloat16 *__restrict__ out,
+                                                          int64_t quads)
+{
+	asm volatile("griddepcontrol.wait;" ::: "memory");
+	for (int64_t q = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q < quads;
+	     q += (int64_t)gridDim.x * blockDim.x) {
+		const float4 v = __ldcg(reinterpret_cast<const float4 *>(ws) + q);
+		__nv_bfloat162 *o = reinterpret_cast<__nv_bfloat162 *>(out) + 2 * q;
+		o[0] = __floats2bfloat162_rn(v.x, v.y);
+		o[1] = __floats2bfloat162_rn(v.z, v.w);
+	}
+}
+
+extern "C" cudaError_t gq_wg_round_launch(const float *ws, int64_t count, void *out,
+                                          cudaStream_t stream)
+{
+	if (count % 4) /* N is a multiple of 8 */
+		return cudaErrorInvalidValue;
+	const int64_t quads = count / 4;
+	int64_t blocks = (quads + 255) / 256;
+	if (blocks > GQ_WG_ROUND_MAX_BLOCKS)
+		blocks = GQ_WG_ROUND_MAX_BLOCKS;
+	cudaLaunchConfig_t cfg = {};
+	cfg.gridDim = dim3((unsigned)blocks);
+	cfg.blockDim = dim3(256);
+	cfg.stream = stream;
+	cudaLaunchAttribute attr;
+	attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+	attr.val.programmaticStreamSerializationAllowed = 1;
+	cfg.attrs = &attr;
+	cfg.numAttrs = 1;
+	const cudaError_t e = cudaLaunchKernelEx(&cfg, gq_wg_round_kernel, ws,
+	                                         static_cast<__nv_bfloat16 *>(out), quads);
+	return e != cudaSuccess ? e : cudaGetLastError();
 }

@@ -63,7 +63,6 @@ typedef struct kern_instance {
 	int wgmma;          /* 1: the wgrad layout on the wgmma + TMA kernel (gemm_wgmma.h) */
 	gq_wg_params wp;    /* its parameters (a, b, out, ws set at every launch) */
 	gq_wg_maps maps;    /* its tensor maps, re-encoded when the operands move */
-	size_t counters_at; /* wgmma: byte offset of the tile counters in ws (0: none) */
 } kern_instance;
 
 static int64_t ceil_div(int64_t a, int64_t b)
@@ -309,10 +308,8 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 		inst->ws_bytes = (size_t)splits * (size_t)inst->count * sizeof(float);
 	} else {
 		w->mode = GQ_MMA_ATOMIC;
-		if (!w->out_fp32) { /* FP32 sums, then the tiles' counters (gemm_wgmma.h) */
-			inst->counters_at = (size_t)inst->count * sizeof(float);
-			inst->ws_bytes = inst->counters_at + (size_t)tiles * sizeof(int32_t);
-		}
+		if (!w->out_fp32) /* FP32 sums, rounded afterwards (gq_wg_round_launch) */
+			inst->ws_bytes = (size_t)inst->count * sizeof(float);
 	}
 	return GQ_OK;
 }
@@ -413,8 +410,6 @@ static gq_status prepare_impl(const kern_program *kp, const gemmq_problem *p, ke
 	s = plan(kp, p, inst, err);
 	if (s == GQ_OK && inst->ws_bytes) {
 		cudaError_t e = cudaMalloc((void **)&inst->ws, inst->ws_bytes);
-		if (e == cudaSuccess && inst->counters_at) /* the counters start at zero */
-			e = cudaMemset(inst->ws, 0, inst->ws_bytes);
 		if (e != cudaSuccess) {
 			inst->ws = NULL;
 			s = gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE,
@@ -455,7 +450,6 @@ static gq_status launch_wgmma(kern_instance *inst, const gemmq_operands *io, cud
 	w.b = io->b;
 	w.out = io->out;
 	w.ws = inst->ws;
-	w.counters = inst->counters_at ? (int32_t *)((char *)inst->ws + inst->counters_at) : NULL;
 	if (w.mode == GQ_MMA_ATOMIC && w.out_fp32)
 		w.ws = io->out; /* accumulate straight into the FP32 output */
 	const char *why = "";
@@ -465,8 +459,9 @@ static gq_status launch_wgmma(kern_instance *inst, const gemmq_operands *io, cud
 		GQ_CUDA_CHECK(cudaMemsetAsync(w.ws, 0, (size_t)inst->count * sizeof(float), stream),
 		              err);
 	}
-	/* BF16 ATOMIC finishes its tiles inside the kernel (the counters). */
 	GQ_CUDA_CHECK(gq_wg_launch(&w, &inst->maps, stream), err);
+	if (w.mode == GQ_MMA_ATOMIC && !w.out_fp32)
+		GQ_CUDA_CHECK(gq_wg_round_launch(w.ws, inst->count, w.out, stream), err);
 	if (w.mode == GQ_MMA_SLICES)
 		GQ_CUDA_CHECK(gq_mma_reduce_launch(w.ws, inst->splits, inst->count, w.out, w.out_fp32,
 		                                   stream),
