@@ -304,9 +304,11 @@ __device__ __forceinline__ void gq_wg_reduce_tile(const CUtensorMap *map_c, unsi
 		             " [%0, {%1, %2}], [%3];" ::"l"(reinterpret_cast<uint64_t>(map_c)),
 		             "r"(col + 32 * b), "r"(row), "r"(gq_wg_smem_addr(st + b * 8192))
 		             : "memory");
-	/* the ring must stay until the TMA unit has read it */
+	/* wait for the adds themselves, as measured, not only until the TMA unit has read the ring
+	 * (that build, which also let every kernel start dependents, was 0.9-1.1 % slower at
+	 * 4096x128 FP32 out; tenth round, call 4) */
 	asm volatile("cp.async.bulk.commit_group;\n"
-	             "cp.async.bulk.wait_group.read 0;" ::
+	             "cp.async.bulk.wait_group 0;" ::
 	                 : "memory");
 }
 
@@ -331,8 +333,11 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	    (reinterpret_cast<uintptr_t>(gq_wg_smem_raw) + 1023) & ~(uintptr_t)1023);
 
 	const int tid = threadIdx.x;
-	/* a programmatic dependent (gq_wg_round_launch) may start now: it waits for this grid */
-	asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+	/* the programmatic dependent of BF16 out (gq_wg_round_launch) may start now: it waits for
+	 * this grid. Only there: with FP32 out, a kernel that let dependents start without having
+	 * one was 0.2-0.3 % slower at 4096x128 (tenth round, call 3). */
+	if (p.mode == GQ_MMA_ATOMIC && !p.out_fp32)
+		asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 	const int64_t kblocks = (p.k + GQ_WG_BK - 1) / GQ_WG_BK;
 	const int64_t kb0 = (int64_t)blockIdx.z * p.kb_per_split;
 	int64_t nkb = kblocks - kb0;
