@@ -291,7 +291,8 @@ __device__ __forceinline__ void gq_wg_reduce_tile(const CUtensorMap *map_c, unsi
 	for (int j = 0; j < WN / 2; j += 2) { /* the accumulator layout of the epilogue below */
 		const int r = 16 * warp + lane / 4 + 8 * ((j >> 1) & 1);
 		const int c = 8 * (j >> 2) + 2 * (lane % 4);
-		const int at = (c / 32) * 8192 + r * 128 + ((((c % 32) / 4) ^ (r & 7)) * 16) + (c % 4) * 4;
+		const int at = (c / 32) * 8192 + r * 128 + ((((c % 32) / 4) ^ (r & 7)) * 16) +
+		               (c % 4) * 4;
 		*reinterpret_cast<float2 *>(st + at) = make_float2(sum[j], sum[j + 1]);
 	}
 	asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* visible to the TMA unit */
@@ -304,9 +305,9 @@ __device__ __forceinline__ void gq_wg_reduce_tile(const CUtensorMap *map_c, unsi
 		             " [%0, {%1, %2}], [%3];" ::"l"(reinterpret_cast<uint64_t>(map_c)),
 		             "r"(col + 32 * b), "r"(row), "r"(gq_wg_smem_addr(st + b * 8192))
 		             : "memory");
-	/* wait for the adds themselves, as measured, not only until the TMA unit has read the ring
-	 * (that build, which also let every kernel start dependents, was 0.9-1.1 % slower at
-	 * 4096x128 FP32 out; tenth round, call 4) */
+	/* wait for the adds themselves, as first measured, not only until the TMA unit has read the
+	 * ring: a build that did (and let every kernel start dependents) was 0.9-1.1 % slower at
+	 * 4096x128 FP32 out in one call of the tenth round, though not in the next */
 	asm volatile("cp.async.bulk.commit_group;\n"
 	             "cp.async.bulk.wait_group 0;" ::
 	                 : "memory");
@@ -498,8 +499,8 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	const int64_t row0 = (int64_t)m0 + 64 * wm + 16 * warp + lane / 4;
 	const int64_t col0 = (int64_t)n0 + WN * wn + 2 * (lane % 4);
 	if (p.mode == GQ_MMA_ATOMIC) {
-		gq_wg_reduce_tile<WN, C::CONSUMERS * 128>(&map_c, smem, wg, sum, (int)(n0 + WN * wn),
-		                                          (int)(m0 + 64 * wm));
+		gq_wg_reduce_tile<WN, C::CONSUMERS * 128>(&map_c, smem, wg, sum,
+		                                          (int)(n0 + WN * wn), (int)(m0 + 64 * wm));
 		return;
 	}
 #pragma unroll

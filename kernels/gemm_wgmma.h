@@ -178,8 +178,9 @@ cudaError_t gq_wg_setup(int bm, int bn, int *threads, size_t *smem_bytes, int *c
 cudaError_t gq_wg_cluster_for(gq_wg_params *p);
 
 /* Encode the tensor maps of p's a, b and, with GQ_MMA_ATOMIC, ws into maps, unless maps already
- * holds them (same pointers, shape, b_stream and A's box rows). Returns cudaSuccess, or cudaErrorInvalidValue
- * with *why set when the driver refuses the maps (or lacks cuTensorMapEncodeTiled). */
+ * holds them (same pointers, shape, b_stream and A's box rows). Returns cudaSuccess, or
+ * cudaErrorInvalidValue with *why set when the driver refuses the maps (or lacks
+ * cuTensorMapEncodeTiled). */
 cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, const char **why);
 
 /* Enqueue the GEMM kernel of p's tile with grid (m_tiles, n_tiles, splits); with b_stream
@@ -190,9 +191,10 @@ cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *maps, cudaStre
 /* With GQ_MMA_ATOMIC and BF16 out, enqueue after gq_wg_launch: round the count FP32 sums of ws
  * into out (BF16), as the GEMM's programmatic dependent, so that its launch overlaps the GEMM
  * instead of following it. Against the tile's last CTA rounding its tile inside the GEMM (tile
- * counters), BF16 out then cost 1.8 µs more than FP32 out at d_out 128 instead of 2.8 (medians;
- * 1.0 instead of 1.7 at d_out 32; H200, tenth round). cudaErrorInvalidValue where count is not a
- * multiple of 4. */
+ * counters), BF16 out then cost 1.5-1.8 µs more than FP32 out at d_out 128 instead of 2.8
+ * (medians of two calls; 1.0 instead of 1.7 at d_out 32), and the best split program with BF16
+ * out was 1.2 % faster at d_out 128 (H200, tenth round). cudaErrorInvalidValue where count is
+ * not a multiple of 4. */
 cudaError_t gq_wg_round_launch(const float *ws, int64_t count, void *out, cudaStream_t stream);
 
 #ifdef __cplusplus
