@@ -75,10 +75,14 @@ __device__ __forceinline__ float4 gq_mma_add4(float4 a, float4 b)
 	return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
 }
 
-/* out[i] = ((ws[0][i] + ws[1][i]) + ws[2][i]) + … for i < count (a multiple of 4), grid-stride. */
+/* out[i] = ((ws[0][i] + ws[1][i]) + ws[2][i]) + … for i < count (a multiple of 4), grid-stride.
+ * Launched as a programmatic dependent, it waits for the grid before it (and that grid's writes)
+ * before it reads; launched the ordinary way, that grid has already finished and the wait returns
+ * at once. */
 __global__ void gq_mma_reduce_kernel(const float *ws, int splits, int64_t count, void *out,
                                      int out_fp32)
 {
+	asm volatile("griddepcontrol.wait;" ::: "memory");
 	const int64_t quads = count / 4;
 	for (int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; q < quads;
 	     q += (int64_t)gridDim.x * blockDim.x) {
@@ -91,7 +95,7 @@ __global__ void gq_mma_reduce_kernel(const float *ws, int splits, int64_t count,
 }
 
 cudaError_t gq_mma_reduce_launch(const float *ws, int splits, int64_t count, void *out,
-                                 int out_fp32, cudaStream_t stream)
+                                 int out_fp32, int programmatic, cudaStream_t stream)
 {
 	const int64_t quads = count / 4;
 	int64_t blocks = (quads + GQ_MMA_FINISH_THREADS - 1) / GQ_MMA_FINISH_THREADS;
@@ -99,9 +103,18 @@ cudaError_t gq_mma_reduce_launch(const float *ws, int splits, int64_t count, voi
 		blocks = 4096;
 	if (blocks < 1)
 		blocks = 1;
-	gq_mma_reduce_kernel<<<(unsigned)blocks, GQ_MMA_FINISH_THREADS, 0, stream>>>(
-	    ws, splits, count, out, out_fp32);
-	return cudaGetLastError();
+	cudaLaunchConfig_t cfg = {};
+	cfg.gridDim = dim3((unsigned)blocks);
+	cfg.blockDim = dim3(GQ_MMA_FINISH_THREADS);
+	cfg.stream = stream;
+	cudaLaunchAttribute attr;
+	attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+	attr.val.programmaticStreamSerializationAllowed = 1;
+	cfg.attrs = &attr;
+	cfg.numAttrs = programmatic ? 1 : 0;
+	const cudaError_t e =
+	    cudaLaunchKernelEx(&cfg, gq_mma_reduce_kernel, ws, splits, count, out, out_fp32);
+	return e != cudaSuccess ? e : cudaGetLastError();
 }
 
 /* Stream-K fixup for boundary g = blockIdx.x + 1: when gq_mma_sk_fixup_tile assigns a tile to it,

@@ -117,9 +117,12 @@ cudaError_t gq_mma_gemm_launch(const gq_mma_kernel *kernel, const gq_mma_params 
                                int gz, cudaStream_t stream);
 
 /* out[i] = Σ_{s=0}^{S-1} ws[s·count + i], summed in s order, rounded to BF16 (RNE) or stored as
- * FP32; count must be a multiple of 4. With S = 1 it converts an FP32 buffer to BF16. */
+ * FP32; count must be a multiple of 4. With S = 1 it converts an FP32 buffer to BF16. With
+ * programmatic, the kernel is launched as the programmatic dependent of the kernel before it on
+ * stream, so that its launch overlaps that kernel (which lets it start with
+ * griddepcontrol.launch_dependents); it still reads only after that kernel has finished. */
 cudaError_t gq_mma_reduce_launch(const float *ws, int splits, int64_t count, void *out,
-                                 int out_fp32, cudaStream_t stream);
+                                 int out_fp32, int programmatic, cudaStream_t stream);
 
 /* The stream-K fixup: every tile split between CTAs is summed from its slots in K order and
  * stored to out (p as given to the GEMM kernel, mode GQ_MMA_STREAMK; bm, bn its tile shape). */

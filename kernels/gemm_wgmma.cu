@@ -38,7 +38,6 @@
 
 #define GQ_WG_BOX_BYTES (GQ_WG_BK * 128)
 #define GQ_WG_MAX_STAGES 8
-#define GQ_WG_ROUND_MAX_BLOCKS 1024 /* of gq_wg_round_kernel (grid-stride beyond) */
 
 /* A tile's shape on the SM. A consumer warpgroup owns 64 × WN of the tile: WN = 64 keeps a
  * thread's accumulators and sums at 2 × 32 registers (86 in all), so two or three CTAs share an
@@ -278,7 +277,7 @@ template <> __device__ __forceinline__ void gq_wg_mma<128>(float (&d)[64], uint6
  * K-blocks) is still to land. Box b of warpgroup wg lies at smem + wg·64·WN·4 + b·8192; in it, row
  * r is 128 bytes at r·128 with its 16-byte chunk c at c ^ (r % 8), the layout the map's swizzle
  * reads, so a warp's float2 stores fall on distinct banks pairwise. With BF16 out, the grid's
- * end makes the sums visible to gq_wg_round_kernel. */
+ * end makes the sums visible to the rounding kernel after it. */
 template <int WN, int THREADS>
 __device__ __forceinline__ void gq_wg_reduce_tile(const CUtensorMap *map_c, unsigned char *smem,
                                                   int wg, const float (&sum)[WN / 2], int col,
@@ -334,8 +333,8 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	    (reinterpret_cast<uintptr_t>(gq_wg_smem_raw) + 1023) & ~(uintptr_t)1023);
 
 	const int tid = threadIdx.x;
-	/* the programmatic dependent of BF16 out (gq_wg_round_launch) may start now: it waits for
-	 * this grid. Only there: with FP32 out, a kernel that let dependents start without having
+	/* the programmatic dependent of BF16 out (the rounding of gq_mma_reduce_launch) may start
+	 * now: it waits for this grid. Only there: with FP32 out, a kernel that let dependents start without having
 	 * one was 0.2-0.3 % slower at 4096x128 (tenth round, call 3). */
 	if (p.mode == GQ_MMA_ATOMIC && !p.out_fp32)
 		asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
@@ -757,45 +756,4 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
 	if (e != cudaSuccess)
 		return e;
 	return cudaGetLastError();
-}
-
-/* BF16 out of GQ_MMA_ATOMIC: the FP32 sums rounded into out, quads float4 at a time. Launched as
- * the GEMM's programmatic dependent, its CTAs may be resident before the GEMM ends (the GEMM
- * lets them start at once, and they need no shared memory); griddepcontrol.wait holds them until
- * the whole GEMM grid has finished and its writes are visible. */
-__global__ void __launch_bounds__(256) gq_wg_round_kernel(const float *__restrict__ ws,
-                                                          __nv_bfloat16 *__restrict__ out,
-                                                          int64_t quads)
-{
-	asm volatile("griddepcontrol.wait;" ::: "memory");
-	for (int64_t q = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; q < quads;
-	     q += (int64_t)gridDim.x * blockDim.x) {
-		const float4 v = __ldcg(reinterpret_cast<const float4 *>(ws) + q);
-		__nv_bfloat162 *o = reinterpret_cast<__nv_bfloat162 *>(out) + 2 * q;
-		o[0] = __floats2bfloat162_rn(v.x, v.y);
-		o[1] = __floats2bfloat162_rn(v.z, v.w);
-	}
-}
-
-extern "C" cudaError_t gq_wg_round_launch(const float *ws, int64_t count, void *out,
-                                          cudaStream_t stream)
-{
-	if (count % 4) /* N is a multiple of 8 */
-		return cudaErrorInvalidValue;
-	const int64_t quads = count / 4;
-	int64_t blocks = (quads + 255) / 256;
-	if (blocks > GQ_WG_ROUND_MAX_BLOCKS)
-		blocks = GQ_WG_ROUND_MAX_BLOCKS;
-	cudaLaunchConfig_t cfg = {};
-	cfg.gridDim = dim3((unsigned)blocks);
-	cfg.blockDim = dim3(256);
-	cfg.stream = stream;
-	cudaLaunchAttribute attr;
-	attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-	attr.val.programmaticStreamSerializationAllowed = 1;
-	cfg.attrs = &attr;
-	cfg.numAttrs = 1;
-	const cudaError_t e = cudaLaunchKernelEx(&cfg, gq_wg_round_kernel, ws,
-	                                         static_cast<__nv_bfloat16 *>(out), quads);
-	return e != cudaSuccess ? e : cudaGetLastError();
 }

@@ -29,7 +29,12 @@
  * rows in L2. Split z owns K-blocks [z·kb_per_split, min((z+1)·kb_per_split, kblocks)). Modes
  * as in gemm_mma.h: GQ_MMA_STORE (round and store to out), GQ_MMA_SLICES (ws[z][M][N], summed
  * by gq_mma_reduce_launch), GQ_MMA_ATOMIC (FP32 atomic adds into ws, zeroed by the caller; with
- * BF16 out gq_wg_round_launch then rounds ws into out). The atomic adds are the TMA unit's
+ * BF16 out the caller then rounds ws into out with gq_mma_reduce_launch, launched as the GEMM's
+ * programmatic dependent so that its launch overlaps the GEMM: against the tile's last CTA
+ * rounding its tile inside the GEMM (tile counters), BF16 out then cost 1.5-1.8 µs more than FP32
+ * out at d_out 128 instead of 2.8 (medians of two calls; 1.0 instead of 1.7 at d_out 32), and the
+ * best split program with BF16 out was 1.2 % faster at d_out 128; H200, tenth round of
+ * results/h200/logs/wgrad-experiments.md). The atomic adds are the TMA unit's
  * (cp.reduce.async.bulk.tensor, through a third tensor map over ws): each consumer warpgroup
  * stages its sums in the idle ring and adds them as boxes of 64 × 32. Against float2 atomics from
  * the registers, the best split program was 0.5 % faster at d_out 128 and T ≥ 65471, 1.3-1.5 % at
@@ -187,15 +192,6 @@ cudaError_t gq_wg_encode(const gq_wg_params *p, gq_wg_maps *maps, const char **w
  * its instance without B's L2 hint (compiled for BM = 64 and the shared copies), with share
  * its instance for clusters of p->cluster (cudaErrorInvalidValue for others). */
 cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *maps, cudaStream_t stream);
-
-/* With GQ_MMA_ATOMIC and BF16 out, enqueue after gq_wg_launch: round the count FP32 sums of ws
- * into out (BF16), as the GEMM's programmatic dependent, so that its launch overlaps the GEMM
- * instead of following it. Against the tile's last CTA rounding its tile inside the GEMM (tile
- * counters), BF16 out then cost 1.5-1.8 µs more than FP32 out at d_out 128 instead of 2.8
- * (medians of two calls; 1.0 instead of 1.7 at d_out 32), and the best split program with BF16
- * out was 1.2 % faster at d_out 128 (H200, tenth round). cudaErrorInvalidValue where count is
- * not a multiple of 4. */
-cudaError_t gq_wg_round_launch(const float *ws, int64_t count, void *out, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -308,7 +308,7 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 		inst->ws_bytes = (size_t)splits * (size_t)inst->count * sizeof(float);
 	} else {
 		w->mode = GQ_MMA_ATOMIC;
-		if (!w->out_fp32) /* FP32 sums, rounded afterwards (gq_wg_round_launch) */
+		if (!w->out_fp32) /* FP32 sums, rounded afterwards */
 			inst->ws_bytes = (size_t)inst->count * sizeof(float);
 	}
 	return GQ_OK;
@@ -460,11 +460,11 @@ static gq_status launch_wgmma(kern_instance *inst, const gemmq_operands *io, cud
 		              err);
 	}
 	GQ_CUDA_CHECK(gq_wg_launch(&w, &inst->maps, stream), err);
-	if (w.mode == GQ_MMA_ATOMIC && !w.out_fp32)
-		GQ_CUDA_CHECK(gq_wg_round_launch(w.ws, inst->count, w.out, stream), err);
+	if (w.mode == GQ_MMA_ATOMIC && !w.out_fp32) /* the kernel lets it launch (gemm_wgmma.h) */
+		GQ_CUDA_CHECK(gq_mma_reduce_launch(w.ws, 1, inst->count, w.out, 0, 1, stream), err);
 	if (w.mode == GQ_MMA_SLICES)
 		GQ_CUDA_CHECK(gq_mma_reduce_launch(w.ws, inst->splits, inst->count, w.out, w.out_fp32,
-		                                   stream),
+		                                   0, stream),
 		              err);
 	return GQ_OK;
 }
@@ -497,10 +497,10 @@ static gq_status launch_impl(kern_instance *inst, const gemmq_operands *io, cuda
 	    gq_mma_gemm_launch(k, &q, inst->grid[0], inst->grid[1], inst->grid[2], stream), err);
 	if (q.mode == GQ_MMA_SLICES)
 		GQ_CUDA_CHECK(gq_mma_reduce_launch(q.ws, inst->splits, inst->count, q.out,
-		                                   q.out_fp32, stream),
+		                                   q.out_fp32, 0, stream),
 		              err);
 	else if (q.mode == GQ_MMA_ATOMIC && !q.out_fp32)
-		GQ_CUDA_CHECK(gq_mma_reduce_launch(q.ws, 1, inst->count, q.out, 0, stream), err);
+		GQ_CUDA_CHECK(gq_mma_reduce_launch(q.ws, 1, inst->count, q.out, 0, 0, stream), err);
 	else if (q.mode == GQ_MMA_STREAMK)
 		GQ_CUDA_CHECK(gq_mma_streamk_fixup_launch(&q, k->bm, k->bn, stream), err);
 	return GQ_OK;
