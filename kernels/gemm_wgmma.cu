@@ -334,8 +334,8 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 
 	const int tid = threadIdx.x;
 	/* the programmatic dependent of BF16 out (the rounding of gq_mma_reduce_launch) may start
-	 * now: it waits for this grid. Only there: with FP32 out, a kernel that let dependents start without having
-	 * one was 0.2-0.3 % slower at 4096x128 (tenth round, call 3). */
+	 * now: it waits for this grid. Only there: with FP32 out, a kernel that let dependents start
+	 * without having one was 0.2-0.3 % slower at 4096x128 (tenth round, call 3). */
 	if (p.mode == GQ_MMA_ATOMIC && !p.out_fp32)
 		asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 	const int64_t kblocks = (p.k + GQ_WG_BK - 1) / GQ_WG_BK;
