@@ -269,6 +269,19 @@ template <> __device__ __forceinline__ void gq_wg_mma<128>(float (&d)[64], uint6
 	gq_wg_mma_n128(d, da, db, scale_d);
 }
 
+/* The ring's next stage after stage s: past the last, stage 0 of the next round, whose waits
+ * are for the other parity (flip; false for the producer's first round, which waits for no
+ * release). */
+template <int STAGES>
+__device__ __forceinline__ void gq_wg_next_stage(int &s, uint32_t &parity, bool flip)
+{
+	if (++s == STAGES) {
+		s = 0;
+		if (flip)
+			parity ^= 1;
+	}
+}
+
 /* The end of a split tile (GQ_MMA_ATOMIC): a consumer warpgroup's 64 × WN sums are added into
  * the FP32 sums in global memory by the TMA unit (cp.reduce.async.bulk.tensor .add, through
  * map_c: boxes of 64 rows × 32 columns, 128-byte swizzle), not by per-thread atomics. The
@@ -420,11 +433,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 					}
 				}
 				row += GQ_WG_BK;
-				if (++s == C::STAGES) {
-					s = 0;
-					if (i >= C::STAGES)
-						parity ^= 1;
-				}
+				gq_wg_next_stage<C::STAGES>(s, parity, i >= C::STAGES);
 			}
 			/* in a cluster, stay until every CTA's consumers have released this one's last
 			 * stages: no arrive of another CTA may reach it after it has left (the same
@@ -432,11 +441,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 			for (int i = (int)nkb; CL > 1 && i < (int)nkb + C::STAGES; i++) {
 				if (i >= C::STAGES)
 					gq_wg_bar_wait(empty0 + 8 * s, parity);
-				if (++s == C::STAGES) {
-					s = 0;
-					if (i >= C::STAGES)
-						parity ^= 1;
-				}
+				gq_wg_next_stage<C::STAGES>(s, parity, i >= C::STAGES);
 			}
 		}
 		return;
@@ -481,10 +486,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 				gq_wg_bar_arrive(empty0 + 8 * s);
 			}
 		}
-		if (++s == C::STAGES) {
-			s = 0;
-			parity ^= 1;
-		}
+		gq_wg_next_stage<C::STAGES>(s, parity, true);
 		if ((i % GQ_WG_CHUNK_KBLOCKS) == GQ_WG_CHUNK_KBLOCKS - 1 || i == (int)nkb - 1) {
 #pragma unroll
 			for (int j = 0; j < WN / 2; j++)
@@ -580,6 +582,13 @@ static dim3 gq_wg_grid(const gq_wg_params *p)
 	            (unsigned)p->splits);
 }
 
+/* The grid's extent along the clusters' axis: the N tiles (y) where they share g, the M tiles
+ * (x) where they share x. */
+static unsigned gq_wg_along(const gq_wg_params *p, dim3 grid)
+{
+	return p->share == GQ_WG_SHARE_G ? grid.y : grid.x;
+}
+
 /* The launch configuration of p's kernel, in clusters of cl CTAs along the shared dimension
  * (attr: the caller's storage for the one attribute). */
 static cudaLaunchConfig_t gq_wg_config(const gq_wg_params *p, const gq_wg_entry *k, int cl,
@@ -609,7 +618,7 @@ extern "C" cudaError_t gq_wg_cluster_for(gq_wg_params *p)
 		return cudaSuccess;
 	}
 	const dim3 grid = gq_wg_grid(p);
-	const unsigned along = p->share == GQ_WG_SHARE_G ? grid.y : grid.x; /* the cluster's axis */
+	const unsigned along = gq_wg_along(p, grid);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		const int cl = sizes[i];
 		const void *func = cl == 4 ? k->func_cl4 : k->func_cl2;
@@ -744,8 +753,7 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
 	void *args[] = {&map_a, &map_b, &map_c, &params};
 	cudaError_t e;
 	if (p->share != GQ_WG_SHARE_NONE) {
-		const unsigned along = p->share == GQ_WG_SHARE_G ? grid.y : grid.x;
-		if (along % (unsigned)p->cluster)
+		if (gq_wg_along(p, grid) % (unsigned)p->cluster)
 			return cudaErrorInvalidValue;
 		cudaLaunchAttribute attr;
 		cudaLaunchConfig_t cfg = gq_wg_config(p, k, p->cluster, &attr, stream);
