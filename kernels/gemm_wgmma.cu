@@ -269,6 +269,24 @@ template <> __device__ __forceinline__ void gq_wg_mma<128>(float (&d)[64], uint6
 	gq_wg_mma_n128(d, da, db, scale_d);
 }
 
+/* A consumer warpgroup's multiplies of one stage, waited for: the K-block's k16 steps into acc,
+ * the first of them overwriting it where fresh (the first K-block of a chunk). da, db: the
+ * stage's descriptors of the warpgroup's A and B. */
+template <int WN>
+__device__ __forceinline__ void gq_wg_multiply_stage(float (&acc)[WN / 2], uint64_t da,
+                                                     uint64_t db, int fresh)
+{
+	gq_wg_fence_regs(acc);
+	gq_wg_fence();
+#pragma unroll
+	for (int kk = 0; kk < GQ_WG_BK / 16; kk++)
+		gq_wg_mma<WN>(acc, da + kk * (2048 >> 4), db + kk * (2048 >> 4),
+		              (fresh && kk == 0) ? 0 : 1);
+	gq_wg_commit();
+	gq_wg_wait_all();
+	gq_wg_fence_regs(acc);
+}
+
 /* The ring's next stage after stage s: past the last, stage 0 of the next round, whose waits
  * are for the other parity (flip; false for the producer's first round, which waits for no
  * release). */
@@ -465,17 +483,8 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	for (int i = 0; i < (int)nkb; i++) {
 		gq_wg_bar_wait(full0 + 8 * s, parity);
 		const uint64_t step = (uint64_t)(s * C::STAGE_BYTES) >> 4;
-		const uint64_t da = da0 + step, db = db0 + step;
-		const int fresh = (i % GQ_WG_CHUNK_KBLOCKS) == 0;
-		gq_wg_fence_regs(acc);
-		gq_wg_fence();
-#pragma unroll
-		for (int kk = 0; kk < GQ_WG_BK / 16; kk++)
-			gq_wg_mma<WN>(acc, da + kk * (2048 >> 4), db + kk * (2048 >> 4),
-			              (fresh && kk == 0) ? 0 : 1);
-		gq_wg_commit();
-		gq_wg_wait_all();
-		gq_wg_fence_regs(acc);
+		gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step,
+		                         (i % GQ_WG_CHUNK_KBLOCKS) == 0);
 		__syncwarp();
 		if ((tid & 31) == 0) {
 			if (CL > 1) {

@@ -1,7 +1,8 @@
-/* stream.h: what tma-stream.cu and round5/tma-policy.cu share (include it after
+/* stream.h: what tma-stream.cu, round5/tma-policy.cu and round12/ share (include it after
  * kernels/gemm_wgmma.cu and diag.h): a kernel that streams x, a [T, N] BF16 tensor, with the
- * wgrad kernel's tensor copies and nothing else; the median of CUDA-event timings after the
- * harness's L2 flush; and the two whole wgrad GEMMs next to it (ours and cuBLASLt's).
+ * wgrad kernel's tensor copies and nothing else, and one of plain 16-byte loads; the arguments
+ * [T [N [LAUNCHES]]]; the median of CUDA-event timings after the harness's L2 flush; and the
+ * two whole wgrad GEMMs next to it (ours and cuBLASLt's).
  */
 #pragma once
 
@@ -58,30 +59,60 @@ __global__ void __launch_bounds__(64) tma_stream(const __grid_constant__ CUtenso
 			const int s = (int)(i % p.stages);
 			const int64_t r = i / p.stages;
 			if (r >= 1)
-				gq_wg_bar_wait(&empty[s], (uint32_t)((r - 1) & 1));
-			gq_wg_bar_expect_tx(&full[s], stage_bytes);
+				gq_wg_bar_wait(gq_wg_smem_addr(&empty[s]), (uint32_t)((r - 1) & 1));
+			gq_wg_bar_expect_tx(gq_wg_smem_addr(&full[s]), stage_bytes);
 			for (int c = 0; c < p.boxes; c++) {
 				void *dst = smem + (size_t)s * stage_bytes + c * box_bytes;
 				const int32_t col = blockIdx.x * p.boxes * 64 + 64 * c,
 				              row = (int32_t)((kb0 + i) * p.rows);
 				if (p.policy == STREAM_NO_HINT)
-					gq_wg_tma_load_nohint(dst, &map, col, row, &full[s]);
+					gq_wg_tma_load_nohint(gq_wg_smem_addr(dst), &map, col, row,
+					                      gq_wg_smem_addr(&full[s]));
 				else
-					gq_wg_tma_load(dst, &map, col, row, &full[s], policy);
+					gq_wg_tma_load(gq_wg_smem_addr(dst), &map, col, row,
+					               gq_wg_smem_addr(&full[s]), policy);
 			}
 		}
 	} else if (tid == 32) {
 		for (int64_t i = 0; i < nkb; i++) {
 			const int s = (int)(i % p.stages);
-			gq_wg_bar_wait(&full[s], (uint32_t)((i / p.stages) & 1));
-			gq_wg_bar_arrive(&empty[s]);
+			gq_wg_bar_wait(gq_wg_smem_addr(&full[s]), (uint32_t)((i / p.stages) & 1));
+			gq_wg_bar_arrive(gq_wg_smem_addr(&empty[s]));
 		}
 	}
+}
+
+/* The reference: every thread reads 16-byte words, grid-stride. */
+__global__ void ldg_stream(const int4 *x, int64_t words, int *sink)
+{
+	int acc = 0;
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < words;
+	     i += (int64_t)gridDim.x * blockDim.x) {
+		const int4 v = __ldcs(x + i);
+		acc ^= v.x ^ v.y ^ v.z ^ v.w;
+	}
+	if (acc == 0x12345678)
+		*sink = acc;
 }
 
 static void *flush_buf;
 static size_t flush_bytes;
 static int launches = 10;
+
+/* The arguments [T [N [LAUNCHES]]] of a diagnostic called name: T (default 65537), only this N
+ * (default 0: every N), and `launches`; exits with status 2 and a usage line when one is out of
+ * range. */
+static void stream_args(int argc, char **argv, const char *name, int64_t *T, int64_t *only_n)
+{
+	*T = argc > 1 ? atoll(argv[1]) : 65537;
+	*only_n = argc > 2 ? atoll(argv[2]) : 0;
+	if (argc > 3)
+		launches = atoi(argv[3]);
+	if (*T < 1 || *only_n < 0 || launches < 1) {
+		fprintf(stderr, "usage: %s [T [N [LAUNCHES]]]\n", name);
+		exit(2);
+	}
+}
 
 /* The median of `launches` launches (the first a warm-up, unless there is only one), each after
  * a memset of flush_buf. */

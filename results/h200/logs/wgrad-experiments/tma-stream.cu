@@ -18,9 +18,9 @@
  *   build/tma-stream [T [N [LAUNCHES]]]   (defaults: T = 65537; N = 4096 and 5120; 10 launches,
  *                                          the first a warm-up; fewer to profile it with ncu)
  *
- * The stream kernel, the timing and the GEMMs are in stream.h, shared with round5/tma-policy.cu
- * since the fifth round; the kernel then gained the L2 policy as a parameter, evict-first here
- * as in every run of tma-stream.log.
+ * The stream kernels, the timing and the GEMMs are in stream.h, shared with round5/tma-policy.cu
+ * since the fifth round (the tensor copies' kernel then gained the L2 policy as a parameter,
+ * evict-first here as in every run of tma-stream.log) and with round12/ since the twelfth.
  */
 #include "../../../../kernels/gemm_wgmma.cu"
 #include "diag.h"
@@ -31,19 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <vector>
-
-/* The reference: every thread reads 16-byte words, grid-stride. */
-__global__ void ldg_stream(const int4 *x, int64_t words, int *sink)
-{
-	int acc = 0;
-	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < words;
-	     i += (int64_t)gridDim.x * blockDim.x) {
-		const int4 v = __ldcs(x + i);
-		acc ^= v.x ^ v.y ^ v.z ^ v.w;
-	}
-	if (acc == 0x12345678)
-		*sink = acc;
-}
 
 static void run(const void *x, int64_t T, int64_t N, int rows, int boxes, int stages, int splits)
 {
@@ -79,14 +66,8 @@ static void run(const void *x, int64_t T, int64_t N, int rows, int boxes, int st
 
 int main(int argc, char **argv)
 {
-	const int64_t T = argc > 1 ? atoll(argv[1]) : 65537;
-	const int64_t only_n = argc > 2 ? atoll(argv[2]) : 0;
-	if (argc > 3)
-		launches = atoi(argv[3]);
-	if (T < 1 || only_n < 0 || launches < 1) {
-		fprintf(stderr, "usage: tma-stream [T [N [LAUNCHES]]]\n");
-		return 2;
-	}
+	int64_t T = 0, only_n = 0;
+	stream_args(argc, argv, "tma-stream", &T, &only_n);
 	const diag_gpu gpu = diag_gpu_open();
 	const int l2 = gpu.l2, sms = gpu.sms;
 	flush_buf = gpu.flush, flush_bytes = gpu.flush_bytes;
