@@ -5,9 +5,4 @@
 # used 64 MiB of scratch, which gave two lines to some blocks, and near's run found 64 SMs on the
 # other half instead of 66); they now take x as scratch. build-exp/l2-near, build-exp/near2
 # and build-exp/near (near2.cu + near-gather.patch), each with the nvcc line at its top.
-nvidia-smi --query-gpu=name,serial --format=csv,noheader > $OUT/gpu-8.txt
-timeout 100 build-exp/l2-near /tmp/homes.bin 512 15 > $OUT/l2-near-512-call8.log 2>&1
-echo "rc=$?" >> $OUT/l2-near-512-call8.log
-timeout 150 build-exp/near2 65537 > $OUT/near2-65537-call8.log 2>&1; echo "rc=$?" >> $OUT/near2-65537-call8.log
-timeout 150 build-exp/near 65537 4096 > $OUT/near-65537-call8.log 2>&1; echo "rc=$?" >> $OUT/near-65537-call8.log
-cat $OUT/*-call8.log
+CALL=8 bash results/h200/logs/wgrad-experiments/round12/run7.sh
