@@ -18,8 +18,8 @@
 #include <algorithm>
 #include <vector>
 
-#define HV_MAX_SM 256
-#define HV_STRIDE 512            /* lines an SM times per round, at most */
+#define HV_MAX_SM   256
+#define HV_STRIDE   512          /* lines an SM times per round, at most */
 #define HV_BIG_SMEM (150 * 1024) /* one CTA per SM */
 /* Inside a 2 MiB page the home is the parity of address bits 12, 13, 15, 17 and 19 (block-address
  * bits 0, 1, 3, 5, 7), flipped by a constant of the page (round12/homes.py). */
@@ -144,7 +144,8 @@ static hv_halves hv_measure_halves(const void *scratch, size_t bytes, void *flus
 	CHECK(cudaFree(d_ids));
 	std::vector<int> sorted = c.ids;
 	std::sort(sorted.begin(), sorted.end());
-	if (std::unique(sorted.begin(), sorted.end()) != sorted.end() || sorted.back() >= HV_MAX_SM) {
+	if (std::unique(sorted.begin(), sorted.end()) != sorted.end() ||
+	    sorted.back() >= HV_MAX_SM) {
 		fprintf(stderr, "halves: the CTAs did not land one per SM\n");
 		exit(1);
 	}
@@ -152,7 +153,8 @@ static hv_halves hv_measure_halves(const void *scratch, size_t bytes, void *flus
 	const int per = 256;
 	const size_t blocks = bytes / 4096;
 	if (blocks < (size_t)c.sms * per) {
-		fprintf(stderr, "halves: %zu blocks of scratch, fewer than %d\n", blocks, c.sms * per);
+		fprintf(stderr, "halves: %zu blocks of scratch, fewer than %d\n", blocks,
+		        c.sms * per);
 		exit(1);
 	}
 	std::vector<uint64_t> tab((size_t)HV_MAX_SM * HV_STRIDE, 0);
@@ -219,9 +221,11 @@ static std::vector<uint8_t> hv_homes(const hv_halves &c, const std::vector<uint6
 				tab[(size_t)far[k] * HV_STRIDE + i] = addrs[a0 + k * HV_STRIDE + i];
 		const std::vector<uint16_t> lat = hv_round(c, tab, HV_STRIDE);
 		for (size_t k = 0; k < far.size(); k++)
-			for (int i = 0; i < HV_STRIDE && a0 + k * HV_STRIDE + i < addrs.size(); i++) {
+			for (int i = 0; i < HV_STRIDE && a0 + k * HV_STRIDE + i < addrs.size();
+			     i++) {
 				const int l = lat[(size_t)far[k] * HV_STRIDE + i];
-				home[a0 + k * HV_STRIDE + i] = l > c.thresh ? 0 : 1; /* far: the warm half */
+				home[a0 + k * HV_STRIDE + i] =
+				    l > c.thresh ? 0 : 1; /* far: the warm half */
 				*close += l > c.thresh - 40 && l < c.thresh + 40;
 			}
 	}
@@ -286,5 +290,6 @@ static hv_pages hv_measure_pages(const hv_halves &c, const void *x, size_t bytes
 static int hv_home(const hv_pages &pg, uint64_t addr)
 {
 	const uint64_t p = (addr >> 21) - pg.page0;
-	return hv_parity(addr) ^ (p < (uint64_t)pg.pages ? (int)((pg.flip[p >> 5] >> (p & 31)) & 1) : 0);
+	return hv_parity(addr) ^
+	       (p < (uint64_t)pg.pages ? (int)((pg.flip[p >> 5] >> (p & 31)) & 1) : 0);
 }

@@ -39,7 +39,7 @@
 #include <vector>
 
 #define BLOCK 4096
-#define GRAB 8 /* blocks a warp takes from a queue at a time */
+#define GRAB  8 /* blocks a warp takes from a queue at a time */
 
 enum { MODE_MIXED, MODE_NEAR, MODE_FAR, MODE_LDG, MODES };
 static const char *const mode_name[] = {"mixed", "near", "far", "ldg"};
@@ -50,8 +50,8 @@ struct queues {
 	int off[3], n[3];
 };
 
-__global__ void __launch_bounds__(512) stream(const int4 *x, queues qs, const uint8_t *half,
-                                              int mode, int *cnt, int *sink)
+__global__ void __launch_bounds__(512)
+    stream(const int4 *x, queues qs, const uint8_t *half, int mode, int *cnt, int *sink)
 {
 	const int lane = threadIdx.x & 31;
 	const int h = half[hv_smid()] == 1 ? 1 : 0;
@@ -82,7 +82,8 @@ __global__ void __launch_bounds__(512) stream(const int4 *x, queues qs, const ui
 				const int b = j < qs.n[q] ? qs.list[qs.off[q] + j] : -1;
 #pragma unroll
 				for (int w = 0; w < 8; w++)
-					v[k][w] = b >= 0 ? __ldcs(x + (size_t)b * (BLOCK / 16) + w * 32 + lane)
+					v[k][w] = b >= 0 ? __ldcs(x + (size_t)b * (BLOCK / 16) +
+					                          w * 32 + lane)
 					                 : make_int4(0, 0, 0, 0);
 			}
 #pragma unroll
@@ -116,7 +117,8 @@ int main(int argc, char **argv)
 	CHECK(cudaMemset(x, 0, (size_t)blocks * BLOCK));
 	int *sink;
 	CHECK(cudaMalloc(&sink, 16 * sizeof(int)));
-	const hv_halves c = hv_measure_halves(x, (size_t)blocks * BLOCK, gpu.flush, gpu.flush_bytes);
+	const hv_halves c =
+	    hv_measure_halves(x, (size_t)blocks * BLOCK, gpu.flush, gpu.flush_bytes);
 	std::vector<uint64_t> addrs(blocks);
 	for (int b = 0; b < blocks; b++)
 		addrs[b] = reinterpret_cast<uint64_t>(x) + (uint64_t)b * BLOCK;
@@ -191,8 +193,8 @@ int main(int argc, char **argv)
 	for (int m = 0; m < MODES; m++) {
 		std::sort(us[m].begin(), us[m].end());
 		const float med = us[m][us[m].size() / 2];
-		printf("%-6s %d MiB  median %7.1f us (min %7.1f, max %7.1f)  %.3f TB/s\n", mode_name[m],
-		       (int)mib, med, us[m].front(), us[m].back(),
+		printf("%-6s %d MiB  median %7.1f us (min %7.1f, max %7.1f)  %.3f TB/s\n",
+		       mode_name[m], (int)mib, med, us[m].front(), us[m].back(),
 		       (double)blocks * BLOCK / med / 1e6);
 	}
 	return 0;

@@ -45,11 +45,11 @@ struct nr_params {
 	const uint16_t *a, *b; /* g [K, M], x [K, N] */
 	int64_t m, n, k;
 	int32_t n_tiles, ranges, rows_per_range;
-	int32_t mode;            /* 0 near, 1 blind, 2 far */
-	int32_t skip_copy;       /* 1: the copy warps copy nothing (wrong sums) */
-	int32_t skip_g;          /* 1: they copy x only (wrong sums) */
-	const int32_t *list;     /* every unit's rows, unit after unit */
-	const int32_t *unit_off; /* unit u's rows: list[unit_off[u] .. unit_off[u + 1]) */
+	int32_t mode;             /* 0 near, 1 blind, 2 far */
+	int32_t skip_copy;        /* 1: the copy warps copy nothing (wrong sums) */
+	int32_t skip_g;           /* 1: they copy x only (wrong sums) */
+	const int32_t *list;      /* every unit's rows, unit after unit */
+	const int32_t *unit_off;  /* unit u's rows: list[unit_off[u] .. unit_off[u + 1]) */
 	unsigned long long *prof; /* NULL, or 8 clock counts per CTA (see nr_kernel) */
 	int32_t *queue; /* [0], [1]: the halves' next units; [2]: CTAs done (self-cleaning) */
 	uint32_t sm_half[HV_MAX_SM / 32]; /* bit s: SM s on half 1 */
@@ -57,7 +57,8 @@ struct nr_params {
 
 __device__ __forceinline__ void nr_cp16(uint32_t dst, const void *src, int bytes)
 {
-	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes));
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src),
+	             "r"(bytes));
 }
 
 #define NR_COPIERS 4 /* copy warps: 12 warps in all, so that each SM sub-partition holds 3 */
@@ -78,7 +79,8 @@ __global__ void __launch_bounds__(NR_THREADS, 1)
 	const int per_class = p.n_tiles * p.ranges;
 	if (tid == 0) {
 		for (int s = 0; s < C::STAGES; s++) {
-			gq_wg_bar_init(&full[s], 32 * NR_COPIERS); /* every copy lane's copies (noinc) */
+			gq_wg_bar_init(&full[s],
+			               32 * NR_COPIERS); /* every copy lane's copies (noinc) */
 			gq_wg_bar_init(&empty[s], C::CONSUMERS * 4);
 		}
 		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -94,7 +96,8 @@ __global__ void __launch_bounds__(NR_THREADS, 1)
 				u = 2 * q + first;
 			else
 				u = 2 * atomicAdd(&p.queue[1 - first], 1) + (1 - first);
-			if (atomicAdd(&p.queue[2], 1) == (int)gridDim.x - 1) /* every CTA has its unit */
+			if (atomicAdd(&p.queue[2], 1) ==
+			    (int)gridDim.x - 1) /* every CTA has its unit */
 				p.queue[0] = p.queue[1] = p.queue[2] = 0;
 		}
 		unit_s = u;
@@ -112,7 +115,8 @@ __global__ void __launch_bounds__(NR_THREADS, 1)
 		const int lane = tid & 31, w = (tid - C::CONSUMERS * 128) / 32;
 		const uint32_t ring0 = gq_wg_smem_addr(smem);
 		const int c = lane & 15;
-		const uint32_t swz = (uint32_t)(c & 7) << 4, box = (uint32_t)(c >> 3) * GQ_WG_BOX_BYTES;
+		const uint32_t swz = (uint32_t)(c & 7) << 4,
+		               box = (uint32_t)(c >> 3) * GQ_WG_BOX_BYTES;
 		const uint16_t *xb = p.b + n0 + c * 8, *gb = p.a + c * 8;
 		const int32_t *list = p.list + off;
 		constexpr int PER = GQ_WG_BK / 2 / NR_COPIERS;
@@ -138,8 +142,10 @@ __global__ void __launch_bounds__(NR_THREADS, 1)
 #pragma unroll
 			for (int k = 0; k < PER; k++) {
 				tr[k] = nxt[k];
-				const int rr = GQ_WG_BK * (i + 1) + 2 * (w + NR_COPIERS * k) + (lane >> 4);
-				nxt[k] = rr < count ? __ldg(list + rr) : -1; /* the next K-block's, ahead */
+				const int rr =
+				    GQ_WG_BK * (i + 1) + 2 * (w + NR_COPIERS * k) + (lane >> 4);
+				nxt[k] = rr < count ? __ldg(list + rr)
+				                    : -1; /* the next K-block's, ahead */
 			}
 			if (!p.skip_copy) {
 #pragma unroll
@@ -147,15 +153,16 @@ __global__ void __launch_bounds__(NR_THREADS, 1)
 					const int rr = 2 * (w + NR_COPIERS * k) + (lane >> 4);
 					const bool valid = tr[k] >= 0;
 					const int64_t row = valid ? tr[k] : 0;
-					const uint32_t at =
-					    box + (uint32_t)rr * 128 + (swz ^ ((uint32_t)(rr & 7) << 4));
+					const uint32_t at = box + (uint32_t)rr * 128 +
+					                    (swz ^ ((uint32_t)(rr & 7) << 4));
 					nr_cp16(b + at, xb + row * p.n, valid ? 16 : 0);
 					if (!p.skip_g)
 						nr_cp16(a + at, gb + row * p.m, valid ? 16 : 0);
 				}
 			}
-			asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar)
-			             : "memory");
+			asm volatile(
+			    "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar)
+			    : "memory");
 			ti += clock64() - c1;
 			gq_wg_next_stage<C::STAGES>(s, parity, i >= C::STAGES);
 		}
@@ -183,7 +190,8 @@ __global__ void __launch_bounds__(NR_THREADS, 1)
 		tw += c1 - c0;
 		asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async → wgmma */
 		const uint64_t step = (uint64_t)(s * C::STAGE_BYTES) >> 4;
-		gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step, (i % GQ_WG_CHUNK_KBLOCKS) == 0);
+		gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step,
+		                         (i % GQ_WG_CHUNK_KBLOCKS) == 0);
 		__syncwarp();
 		if ((tid & 31) == 0)
 			gq_wg_bar_arrive(empty0 + 8 * s);
@@ -241,7 +249,8 @@ static void nr_lists(const hv_pages &pg, const void *x, int64_t T, int64_t N, co
 		const int64_t lo = (int64_t)r * np.rows_per_range;
 		const int64_t hi = std::min<int64_t>(lo + np.rows_per_range, T);
 		for (int64_t t = lo; t < hi; t++)
-			if (hv_home(pg, reinterpret_cast<uint64_t>(x) + (uint64_t)(t * N * 2 + j * 256)) == h)
+			if (hv_home(pg, reinterpret_cast<uint64_t>(x) +
+			                    (uint64_t)(t * N * 2 + j * 256)) == h)
 				list->push_back((int32_t)t);
 	}
 	off->push_back((int32_t)list->size());
@@ -267,8 +276,8 @@ int main(int argc, char **argv)
 	nr_fill<<<1024, 256>>>(g, T * M, 2);
 	CHECK(cudaGetLastError());
 	/* x's values are never 0x7fffffff words (NaN pairs): it serves as the halves' scratch */
-	const hv_halves halves = hv_measure_halves(x, (size_t)T * 5120 * 2, gpu.flush,
-	                                           gpu.flush_bytes);
+	const hv_halves halves =
+	    hv_measure_halves(x, (size_t)T * 5120 * 2, gpu.flush, gpu.flush_bytes);
 	CHECK(cudaFuncSetAttribute(nr_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
 	                           (int)gq_wg_cfg<128, 128>::SMEM));
 	cublasLtHandle_t lt;
@@ -292,8 +301,8 @@ int main(int argc, char **argv)
 			if (us < best)
 				best = us, best_a = a;
 		}
-		printf("N %5lld  cuBLASLt fastest of %d (algo %d)   %7.1f us\n", (long long)N, w.found,
-		       best_a, best);
+		printf("N %5lld  cuBLASLt fastest of %d (algo %d)   %7.1f us\n", (long long)N,
+		       w.found, best_a, best);
 		lt_wgrad_close(&w);
 
 		/* ours, as kernels.c launches gemmq:split:n128:s4 (s3 at 5120) */
@@ -325,9 +334,10 @@ int main(int argc, char **argv)
 		CHECK(cudaDeviceSynchronize());
 		CHECK(cudaMemcpy(got.data(), out, ob, cudaMemcpyDeviceToHost));
 		const double e_ours = max_rel(got, ref);
-		printf("N %5lld  gemmq:split:n128:s%d (cluster %d)  %7.1f us   max |diff| / max |ref| "
-		       "%.2e\n",
-		       (long long)N, wp.splits, wp.cluster, median_us(ours), e_ours);
+		printf(
+		    "N %5lld  gemmq:split:n128:s%d (cluster %d)  %7.1f us   max |diff| / max |ref| "
+		    "%.2e\n",
+		    (long long)N, wp.splits, wp.cluster, median_us(ours), e_ours);
 
 		const hv_pages pages = hv_measure_pages(halves, x, (size_t)T * N * 2);
 		nr_params np;
@@ -351,8 +361,10 @@ int main(int argc, char **argv)
 			}
 			CHECK(cudaMalloc(&d_list, list.size() * 4));
 			CHECK(cudaMalloc(&d_off, off.size() * 4));
-			CHECK(cudaMemcpy(d_list, list.data(), list.size() * 4, cudaMemcpyHostToDevice));
-			CHECK(cudaMemcpy(d_off, off.data(), off.size() * 4, cudaMemcpyHostToDevice));
+			CHECK(cudaMemcpy(d_list, list.data(), list.size() * 4,
+			                 cudaMemcpyHostToDevice));
+			CHECK(
+			    cudaMemcpy(d_off, off.data(), off.size() * 4, cudaMemcpyHostToDevice));
 			np.list = d_list, np.unit_off = d_off;
 			auto launch = [&] {
 				nr_kernel<<<grid, NR_THREADS, gq_wg_cfg<128, 128>::SMEM>>>(
@@ -375,7 +387,8 @@ int main(int argc, char **argv)
 				CHECK(cudaDeviceSynchronize());
 				CHECK(cudaMemcpy(got.data(), out, ob, cudaMemcpyDeviceToHost));
 				const double e = max_rel(got, ref);
-				printf("N %5lld  ranges %d (%3u CTAs)  %-20s %7.1f us   max |diff| / max |ref| "
+				printf("N %5lld  ranges %d (%3u CTAs)  %-20s %7.1f us   max |diff| "
+				       "/ max |ref| "
 				       "%.2e\n",
 				       (long long)N, ranges, grid, v.name, median_us(near), e);
 			}
@@ -397,10 +410,12 @@ int main(int argc, char **argv)
 				for (int f = 0; f < 8; f++)
 					avg[f] += (double)h[8 * b + f] / grid;
 			const double kb = avg[6] > 0 ? avg[6] : 1;
-			printf("N %5lld  ranges %d, near: clocks per K-block: copy wait %.0f issue %.0f; "
-			       "consumer wait %.0f mma %.0f; K-blocks %.0f, total %.0f per K-block\n",
-			       (long long)N, ranges, avg[2] / kb, avg[3] / kb, avg[4] / kb, avg[5] / kb,
-			       avg[6], avg[7] / kb);
+			printf(
+			    "N %5lld  ranges %d, near: clocks per K-block: copy wait %.0f issue "
+			    "%.0f; "
+			    "consumer wait %.0f mma %.0f; K-blocks %.0f, total %.0f per K-block\n",
+			    (long long)N, ranges, avg[2] / kb, avg[3] / kb, avg[4] / kb,
+			    avg[5] / kb, avg[6], avg[7] / kb);
 		}
 		fflush(stdout);
 	}
