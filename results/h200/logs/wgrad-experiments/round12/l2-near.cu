@@ -104,14 +104,18 @@ int main(int argc, char **argv)
 		return argc < 2 ? 1 : 0;
 	}
 	const int64_t mib = argc > 2 ? atoll(argv[2]) : 512;
-	const int launches = argc > 3 ? atoi(argv[3]) : 15;
-	if (mib < 16 || mib > 4096 || launches < 1) {
-		fprintf(stderr, "l2-near: MIB must be 16..4096 and LAUNCHES at least 1\n");
+	const int timed = argc > 3 ? atoi(argv[3]) : 15; /* launches per mode (not stream.h's) */
+	const diag_gpu gpu = diag_gpu_open();
+	const int sms = gpu.sms;
+	/* halves.h times 256 blocks of the buffer from each SM, each block once */
+	if (mib < sms || mib > 4096 || timed < 1) {
+		fprintf(stderr,
+		        "l2-near: MIB must be %d..4096 (256 blocks of 4 KiB per SM) and LAUNCHES "
+		        "at least 1\n",
+		        sms);
 		return 1;
 	}
 	const int blocks = (int)(mib * 256);
-	const diag_gpu gpu = diag_gpu_open();
-	const int sms = gpu.sms;
 	uint8_t *x;
 	CHECK(cudaMalloc(&x, (size_t)blocks * BLOCK));
 	CHECK(cudaMemset(x, 0, (size_t)blocks * BLOCK));
@@ -173,7 +177,7 @@ int main(int argc, char **argv)
 	CHECK(cudaEventCreate(&e1));
 	std::vector<float> us[MODES];
 	const int64_t words = (int64_t)blocks * (BLOCK / 16);
-	for (int r = 0; r < launches + 1; r++)
+	for (int r = 0; r < timed + 1; r++)
 		for (int m = 0; m < MODES; m++) {
 			CHECK(cudaMemsetAsync(gpu.flush, r, gpu.flush_bytes));
 			CHECK(cudaMemsetAsync(d_cnt, 0, 3 * 1024 * sizeof(int)));
