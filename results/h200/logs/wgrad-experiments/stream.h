@@ -1,12 +1,14 @@
-/* stream.h: what tma-stream.cu, round5/tma-policy.cu and round12/ share (include it after
- * kernels/gemm_wgmma.cu and diag.h): a kernel that streams x, a [T, N] BF16 tensor, with the
- * wgrad kernel's tensor copies and nothing else, and one of plain 16-byte loads; the arguments
- * [T [N [LAUNCHES]]]; the median of CUDA-event timings after the harness's L2 flush; and the
- * two whole wgrad GEMMs next to it (ours and cuBLASLt's).
+/* stream.h: what tma-stream.cu, round5/tma-policy.cu, round12/ and round13/ share (include it
+ * after kernels/gemm_wgmma.cu and diag.h): a kernel that streams x, a [T, N] BF16 tensor, with
+ * the wgrad kernel's tensor copies and nothing else, and one of plain 16-byte loads; operands
+ * filled with hashed values and results compared; the arguments [T [N [LAUNCHES]]]; the median
+ * of CUDA-event timings after the harness's L2 flush; and the two whole wgrad GEMMs next to it
+ * (ours and cuBLASLt's).
  */
 #pragma once
 
 #include <algorithm>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +29,13 @@ struct stream_params {
  * and streams it in K-blocks of `rows` rows through a ring of `stages` stages, as the wgrad
  * kernel's producer warp does (128-byte swizzle, 64-column boxes); a consumer warp only waits
  * for each stage and releases it: no multiply, no g, no output. 64 threads. */
-__global__ void __launch_bounds__(64) tma_stream(const __grid_constant__ CUtensorMap map,
-                                                 const stream_params p)
+__global__ void __launch_bounds__(64)
+    tma_stream(const __grid_constant__ CUtensorMap map, const stream_params p)
 {
 	extern __shared__ unsigned char raw[];
 	__shared__ __align__(8) uint64_t full[32], empty[32];
-	unsigned char *smem =
-	    reinterpret_cast<unsigned char *>((reinterpret_cast<uintptr_t>(raw) + 1023) & ~(uintptr_t)1023);
+	unsigned char *smem = reinterpret_cast<unsigned char *>(
+	    (reinterpret_cast<uintptr_t>(raw) + 1023) & ~(uintptr_t)1023);
 	const int box_bytes = p.rows * 128, stage_bytes = p.boxes * box_bytes;
 	const int64_t kb0 = (int64_t)blockIdx.y * p.kb_per_split;
 	int64_t nkb = p.kblocks - kb0;
@@ -93,6 +95,29 @@ __global__ void ldg_stream(const int4 *x, int64_t words, int *sink)
 	}
 	if (acc == 0x12345678)
 		*sink = acc;
+}
+
+/* v[i] = BF16 of a hashed value in [-1, 1) (seed picks the values). */
+__global__ void stream_fill(uint16_t *v, int64_t n, uint32_t seed)
+{
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x) {
+		uint32_t h = (uint32_t)i * 2654435761u ^ seed;
+		h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
+		const float f = ((int)(h & 1023) - 512) / 512.f;
+		v[i] = __bfloat16_as_ushort(__float2bfloat16(f));
+	}
+}
+
+/* max |a − b| / max |b|. */
+static double max_rel(const std::vector<float> &a, const std::vector<float> &b)
+{
+	double d = 0, m = 0;
+	for (size_t i = 0; i < a.size(); i++) {
+		d = std::max(d, (double)fabsf(a[i] - b[i]));
+		m = std::max(m, (double)fabsf(b[i]));
+	}
+	return d / m;
 }
 
 static void *flush_buf;

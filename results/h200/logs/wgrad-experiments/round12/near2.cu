@@ -215,27 +215,6 @@ __global__ void __launch_bounds__(NR_THREADS, 1)
 	}
 }
 
-__global__ void nr_fill(uint16_t *v, int64_t n, uint32_t seed)
-{
-	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
-	     i += (int64_t)gridDim.x * blockDim.x) {
-		uint32_t h = (uint32_t)i * 2654435761u ^ seed;
-		h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
-		const float f = ((int)(h & 1023) - 512) / 512.f;
-		v[i] = __bfloat16_as_ushort(__float2bfloat16(f));
-	}
-}
-
-static double max_rel(const std::vector<float> &a, const std::vector<float> &b)
-{
-	double d = 0, m = 0;
-	for (size_t i = 0; i < a.size(); i++) {
-		d = std::max(d, (double)fabsf(a[i] - b[i]));
-		m = std::max(m, (double)fabsf(b[i]));
-	}
-	return d / m;
-}
-
 /* The rows of every unit (2 × n_tiles × ranges, unit u = 2q + half, q = range · n_tiles + N
  * tile) by the pages' homes: list and the offsets of each unit in it (one past the last). */
 static void nr_lists(const hv_pages &pg, const void *x, int64_t T, int64_t N, const nr_params &np,
@@ -272,8 +251,8 @@ int main(int argc, char **argv)
 	CHECK(cudaMalloc(&out, (size_t)M * 5120 * 4));
 	CHECK(cudaMalloc(&queue, 4096));
 	CHECK(cudaMemset(queue, 0, 4096));
-	nr_fill<<<1024, 256>>>(x, T * 5120, 1);
-	nr_fill<<<1024, 256>>>(g, T * M, 2);
+	stream_fill<<<1024, 256>>>(x, T * 5120, 1);
+	stream_fill<<<1024, 256>>>(g, T * M, 2);
 	CHECK(cudaGetLastError());
 	/* x's values are never 0x7fffffff words (NaN pairs): it serves as the halves' scratch */
 	const hv_halves halves =
