@@ -2,8 +2,9 @@
  * after kernels/gemm_wgmma.cu and diag.h): a kernel that streams x, a [T, N] BF16 tensor, with
  * the wgrad kernel's tensor copies and nothing else, and one of plain 16-byte loads; operands
  * filled with hashed values and results compared; the arguments [T [N [LAUNCHES]]]; the median
- * of CUDA-event timings after the harness's L2 flush; and the two whole wgrad GEMMs next to it
- * (ours and cuBLASLt's).
+ * of CUDA-event timings after the harness's L2 flush; cuBLASLt's fastest wgrad algorithm; a split
+ * program planned as kernels.c plans it; and the two whole wgrad GEMMs next to it (ours and
+ * cuBLASLt's).
  */
 #pragma once
 
@@ -163,6 +164,63 @@ template <typename F> static float median_us(F launch)
 	CHECK(cudaEventDestroy(a));
 	CHECK(cudaEventDestroy(b));
 	return t[t.size() / 2];
+}
+
+/* cuBLASLt's wgrad out[M, N] = gᵀ·x as the harness calls it: its algorithm 0's result into ref
+ * (M·N floats), then the fastest of its (up to) 8 heuristic algorithms by median_us: the time,
+ * with its index in *algo and their number in *found. */
+static float lt_fastest(cublasLtHandle_t lt, int64_t M, int64_t N, int64_t T, const void *x,
+                        const void *g, float *out, std::vector<float> *ref, int *algo, int *found)
+{
+	lt_wgrad w;
+	lt_wgrad_open(lt, &w, M, N, T, 8);
+	lt_wgrad_run(lt, &w, 0, x, g, out);
+	CHECK(cudaDeviceSynchronize());
+	ref->resize((size_t)(M * N));
+	CHECK(
+	    cudaMemcpy(ref->data(), out, (size_t)(M * N) * sizeof(float), cudaMemcpyDeviceToHost));
+	float best = 1e30f;
+	*algo = 0, *found = w.found;
+	for (int a = 0; a < w.found; a++) {
+		const float us = median_us([&] { lt_wgrad_run(lt, &w, a, x, g, out); });
+		if (us < best)
+			best = us, *algo = a;
+	}
+	lt_wgrad_close(&w);
+	return best;
+}
+
+/* The parameters and tensor maps of the split program with a bm×bn tile and `splits` splits for
+ * out[M, N] (FP32, zeroed before each launch) = gᵀ·x, g [T, M], x [T, N], as kernels.c plans it
+ * (gq_wg_share where the grid fills the SMs, gq_wg_cluster_for, x streamed where it should be).
+ * Exits when the driver refuses the maps. */
+static void split_plan(gq_wg_params *wp, gq_wg_maps *maps, const void *g, const void *x, float *out,
+                       int64_t M, int64_t N, int64_t T, int bm, int bn, int splits, int l2, int sms)
+{
+	memset(wp, 0, sizeof(*wp));
+	wp->a = static_cast<const uint16_t *>(g), wp->b = static_cast<const uint16_t *>(x);
+	wp->out = out, wp->ws = out;
+	wp->m = M, wp->n = N, wp->k = T, wp->bm = bm, wp->bn = bn;
+	const int64_t kblocks = (T + GQ_WG_BK - 1) / GQ_WG_BK;
+	wp->splits = splits;
+	wp->kb_per_split = (int32_t)((kblocks + splits - 1) / splits);
+	wp->mode = GQ_MMA_ATOMIC, wp->out_fp32 = 1;
+	const int64_t ctas = ((M + bm - 1) / bm) * ((N + bn - 1) / bn) * splits;
+	wp->b_stream = gq_wg_stream_b(M, N, T, l2);
+	wp->share = gq_wg_share(M, N, T, bm, bn, l2);
+	if (!gq_wg_share_fills(ctas, sms))
+		wp->share = GQ_WG_SHARE_NONE;
+	int threads = 0, per_sm = 0;
+	size_t smem = 0;
+	CHECK(gq_wg_setup(bm, bn, &threads, &smem, &per_sm));
+	CHECK(gq_wg_cluster_for(wp));
+	if (wp->share != GQ_WG_SHARE_NONE)
+		wp->b_stream = 1;
+	const char *why = "";
+	if (gq_wg_encode(wp, maps, &why) != cudaSuccess) {
+		fprintf(stderr, "%s\n", why);
+		exit(1);
+	}
 }
 
 /* out[32, N] (FP32) = gᵀ·x, g [T, 32], x [T, N]: ours (gemmq:split:n128 with `splits` splits: a

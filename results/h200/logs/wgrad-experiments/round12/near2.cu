@@ -267,44 +267,17 @@ int main(int argc, char **argv)
 		if (only_n && N != only_n)
 			continue;
 		const size_t ob = (size_t)M * N * 4;
-		std::vector<float> ref(M * N), got(M * N);
-		lt_wgrad w;
-		lt_wgrad_open(lt, &w, M, N, T, 8);
-		lt_wgrad_run(lt, &w, 0, x, g, out);
-		CHECK(cudaDeviceSynchronize());
-		CHECK(cudaMemcpy(ref.data(), out, ob, cudaMemcpyDeviceToHost));
-		float best = 1e30f;
-		int best_a = 0;
-		for (int a = 0; a < w.found; a++) {
-			const float us = median_us([&] { lt_wgrad_run(lt, &w, a, x, g, out); });
-			if (us < best)
-				best = us, best_a = a;
-		}
+		std::vector<float> ref, got(M * N);
+		int best_a = 0, found = 0;
+		const float best = lt_fastest(lt, M, N, T, x, g, out, &ref, &best_a, &found);
 		printf("N %5lld  cuBLASLt fastest of %d (algo %d)   %7.1f us\n", (long long)N,
-		       w.found, best_a, best);
-		lt_wgrad_close(&w);
+		       found, best_a, best);
 
 		/* ours, as kernels.c launches gemmq:split:n128:s4 (s3 at 5120) */
 		gq_wg_params wp;
-		memset(&wp, 0, sizeof(wp));
-		wp.a = g, wp.b = x, wp.out = out, wp.ws = out;
-		wp.m = M, wp.n = N, wp.k = T, wp.bm = 128, wp.bn = 128;
-		const int64_t kblocks = (T + GQ_WG_BK - 1) / GQ_WG_BK;
-		wp.splits = N == 4096 ? 4 : 3;
-		wp.kb_per_split = (int32_t)((kblocks + wp.splits - 1) / wp.splits);
-		wp.mode = GQ_MMA_ATOMIC, wp.out_fp32 = 1;
-		wp.share = gq_wg_share(M, N, T, 128, 128, gpu.l2);
-		wp.b_stream = wp.share != GQ_WG_SHARE_NONE;
-		int threads = 0, per_sm = 0;
-		size_t smem = 0;
-		CHECK(gq_wg_setup(128, 128, &threads, &smem, &per_sm));
-		CHECK(gq_wg_cluster_for(&wp));
 		static gq_wg_maps maps;
-		const char *why = "";
-		if (gq_wg_encode(&wp, &maps, &why) != cudaSuccess) {
-			fprintf(stderr, "%s\n", why);
-			return 1;
-		}
+		split_plan(&wp, &maps, g, x, out, M, N, T, 128, 128, N == 4096 ? 4 : 3, gpu.l2,
+		           gpu.sms);
 		auto ours = [&] {
 			CHECK(cudaMemsetAsync(out, 0, ob));
 			CHECK(gq_wg_launch(&wp, &maps, 0));

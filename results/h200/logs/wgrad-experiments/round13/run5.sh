@@ -3,14 +3,6 @@
 #   bash results/h200/logs/wgrad-experiments/round13/run5.sh
 # build-exp/drift: drift.cu with the hooks of trace.py on the third state of shared-tails.patch (a
 # claim warp takes the tail's chunks and posts them to the producers), the nvcc line at the top
-# of drift.cu: the variants of run4.sh, timed the same way, at T = 65537 and 40963; every CTA's
-# trace in $OUT/traces.
-c=${CALL:-5}
-nvidia-smi --query-gpu=name,serial --format=csv,noheader > $OUT/gpu-$c.txt
-mkdir -p $OUT/traces
-for t in 65537 40963; do
-	DRIFT_STEAL="0 4:4 8:2 16:2 16:1 32:1" DRIFT_DIR=$OUT/traces timeout 280 build-exp/drift $t 0 6 > $OUT/drift-$t-call$c.log 2>&1
-	echo "rc=$?" >> $OUT/drift-$t-call$c.log
-done
-tar czf $OUT/traces-call$c.tgz -C $OUT traces && rm -r $OUT/traces
-grep -h -E 'fastest|us \(median|against|rc=' $OUT/drift-*-call$c.log | cut -c1-220
+# of drift.cu: run4.sh's lines with CALL=5 (the same variants, timed the same way, at T = 65537
+# and 40963; every CTA's trace in $OUT/traces).
+CALL=5 bash results/h200/logs/wgrad-experiments/round13/run4.sh
