@@ -343,6 +343,102 @@ __device__ __forceinline__ void gq_wg_reduce_tile(const CUtensorMap *map_c, unsi
 	                 : "memory");
 }
 
+/* A stage's own copies (no cluster): A's BM / 64 boxes at column m0 (evict-last: read again by
+ * the CTAs of every N tile) and B's BN / 64 at column n0, from row `row`, completing on bar. */
+template <int BM>
+__device__ __forceinline__ void gq_wg_copy_a(uint32_t a, const CUtensorMap *map_a, int m0,
+                                             int32_t row, uint32_t bar, uint64_t keep)
+{
+#pragma unroll
+	for (int c = 0; c < BM / 64; c++)
+		gq_wg_tma_load(a + c * GQ_WG_BOX_BYTES, map_a, m0 + 64 * c, row, bar, keep);
+}
+template <int BN, bool STREAM_B>
+__device__ __forceinline__ void gq_wg_copy_b(uint32_t b, const CUtensorMap *map_b, int n0,
+                                             int32_t row, uint32_t bar, uint64_t stream)
+{
+#pragma unroll
+	for (int c = 0; c < BN / 64; c++) {
+		if (STREAM_B)
+			gq_wg_tma_load_nohint(b + c * GQ_WG_BOX_BYTES, map_b, n0 + 64 * c, row,
+			                      bar);
+		else
+			gq_wg_tma_load(b + c * GQ_WG_BOX_BYTES, map_b, n0 + 64 * c, row, bar,
+			               stream);
+	}
+}
+
+/* A consumer warp has finished reading stage empty[s] (at address bar): its lane 0 arrives on
+ * that barrier of every CTA of the cluster (CL of them). */
+template <int CL> __device__ __forceinline__ void gq_wg_release(uint32_t bar, int tid)
+{
+	__syncwarp();
+	if ((tid & 31) == 0) {
+		if (CL > 1) {
+#pragma unroll
+			for (int r = 0; r < CL; r++)
+				gq_wg_bar_arrive_rank(bar, (uint32_t)r);
+		} else {
+			gq_wg_bar_arrive(bar);
+		}
+	}
+}
+
+/* A consumer warpgroup's 64 × WN sums stored from the registers (the accumulator layout of the
+ * epilogue below; row0, col0: this thread's first row and column): to slice (FP32) with to_slice,
+ * else to out, FP32 or rounded to BF16; row-major with leading dimension ld, only rows below rows
+ * and columns below cols. */
+template <int WN>
+__device__ __forceinline__ void
+gq_wg_store_sums(const float (&sum)[WN / 2], bool to_slice, float *slice, void *out, int out_fp32,
+                 int64_t ld, int64_t row0, int64_t col0, int64_t rows, int64_t cols)
+{
+#pragma unroll
+	for (int j = 0; j < WN / 2; j += 2) {
+		const int64_t row = row0 + 8 * ((j >> 1) & 1), col = col0 + 8 * (j >> 2);
+		/* N is a multiple of 8: col < N means col + 1 < N */
+		if (row >= rows || col >= cols)
+			continue;
+		const int64_t at = row * ld + col;
+		const float2 v = make_float2(sum[j], sum[j + 1]);
+		if (to_slice) {
+			*reinterpret_cast<float2 *>(slice + at) = v;
+		} else if (out_fp32) {
+			*reinterpret_cast<float2 *>(static_cast<float *>(out) + at) = v;
+		} else {
+			*reinterpret_cast<__nv_bfloat162 *>(static_cast<__nv_bfloat16 *>(out) +
+			                                    at) = __floats2bfloat162_rn(v.x, v.y);
+		}
+	}
+}
+
+/* The ring before the first copy: with M < 64 the columns of A's boxes past a_box zeroed in
+ * every stage (A's box fills the first a_box columns of each row; the rows of the tile past M
+ * then multiply zeros, not stale shared memory), and the barriers initialized: full[s] for the
+ * producer's one arrive, empty[s] for every consumer warp of the CL CTAs of the cluster. */
+template <int BM, int BN, int CL>
+__device__ __forceinline__ void gq_wg_ring_init(unsigned char *smem, uint64_t *full,
+                                                uint64_t *empty, int a_box, int tid)
+{
+	using C = gq_wg_cfg<BM, BN>;
+	if (BM == 64 && a_box < 64 && tid < C::CONSUMERS * 128) {
+		const uint4 zero = make_uint4(0, 0, 0, 0);
+		for (int q = tid; q < C::STAGES * (C::A_BYTES / 16); q += C::CONSUMERS * 128)
+			*reinterpret_cast<uint4 *>(
+			    smem + (size_t)(q / (C::A_BYTES / 16)) * C::STAGE_BYTES +
+			    (size_t)(q % (C::A_BYTES / 16)) * 16) = zero;
+		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+	}
+	if (tid == 0) {
+		for (int s = 0; s < C::STAGES; s++) {
+			gq_wg_bar_init(&full[s], 1);
+			gq_wg_bar_init(&empty[s], C::CONSUMERS * 4 * CL);
+		}
+		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+	}
+}
+
 /* STREAM_B: B's copies carry no L2 hint (p.b_stream; compiled for the BM = 64 tiles and the
  * shared copies only, so that the others keep the producer loop they had). SHARE, CL: the
  * shared copies (p.share, p.cluster; gemm_wgmma.h), CL CTAs per cluster. */
@@ -379,23 +475,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
 
 	const int a_box = gq_wg_a_box(p.m);
-	if (BM == 64 && a_box < 64 && tid < C::CONSUMERS * 128) {
-		/* A's box fills the first a_box columns of each row; the rest stay zero (the rows of the
-		 * tile past M then multiply zeros, not stale shared memory) */
-		const uint4 zero = make_uint4(0, 0, 0, 0);
-		for (int q = tid; q < C::STAGES * (C::A_BYTES / 16); q += C::CONSUMERS * 128)
-			*reinterpret_cast<uint4 *>(smem + (size_t)(q / (C::A_BYTES / 16)) * C::STAGE_BYTES +
-			                           (size_t)(q % (C::A_BYTES / 16)) * 16) = zero;
-		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-	}
-	if (tid == 0) {
-		for (int s = 0; s < C::STAGES; s++) {
-			gq_wg_bar_init(&full[s], 1);
-			gq_wg_bar_init(&empty[s], C::CONSUMERS * 4 * CL);
-		}
-		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-	}
+	gq_wg_ring_init<BM, BN, CL>(smem, full, empty, a_box, tid);
 	if (CL > 1) /* every CTA's barriers ready before any copy or arrive of another */
 		gq_wg_cluster_sync();
 	else
@@ -429,10 +509,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 					                  &map_a, m0 + 64 * (int)c, row + (GQ_WG_BK / 2) * (int)h,
 					                  bar, (uint16_t)15, keep);
 				} else {
-#pragma unroll
-					for (int c = 0; c < BM / 64; c++)
-						gq_wg_tma_load(a + c * GQ_WG_BOX_BYTES, &map_a, m0 + 64 * c,
-						               row, bar, keep);
+					gq_wg_copy_a<BM>(a, &map_a, m0, row, bar, keep);
 				}
 				if (SHARE == GQ_WG_SHARE_X) { /* boxes 2r and 2r + 1 of x from rank r */
 #pragma unroll
@@ -440,15 +517,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 						gq_wg_tma_load_mc_nohint(b + c * GQ_WG_BOX_BYTES, &map_b,
 						                         n0 + 64 * c, row, bar, (uint16_t)3);
 				} else {
-#pragma unroll
-					for (int c = 0; c < BN / 64; c++) {
-						if (STREAM_B)
-							gq_wg_tma_load_nohint(b + c * GQ_WG_BOX_BYTES, &map_b,
-							                      n0 + 64 * c, row, bar);
-						else
-							gq_wg_tma_load(b + c * GQ_WG_BOX_BYTES, &map_b,
-							               n0 + 64 * c, row, bar, stream);
-					}
+					gq_wg_copy_b<BN, STREAM_B>(b, &map_b, n0, row, bar, stream);
 				}
 				row += GQ_WG_BK;
 				gq_wg_next_stage<C::STAGES>(s, parity, i >= C::STAGES);
@@ -485,16 +554,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 		const uint64_t step = (uint64_t)(s * C::STAGE_BYTES) >> 4;
 		gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step,
 		                         (i % GQ_WG_CHUNK_KBLOCKS) == 0);
-		__syncwarp();
-		if ((tid & 31) == 0) {
-			if (CL > 1) {
-#pragma unroll
-				for (int r = 0; r < CL; r++)
-					gq_wg_bar_arrive_rank(empty0 + 8 * s, (uint32_t)r);
-			} else {
-				gq_wg_bar_arrive(empty0 + 8 * s);
-			}
-		}
+		gq_wg_release<CL>(empty0 + 8 * s, tid);
 		gq_wg_next_stage<C::STAGES>(s, parity, true);
 		if ((i % GQ_WG_CHUNK_KBLOCKS) == GQ_WG_CHUNK_KBLOCKS - 1 || i == (int)nkb - 1) {
 #pragma unroll
@@ -513,36 +573,135 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 		                                          (int)(n0 + WN * wn), (int)(m0 + 64 * wm));
 		return;
 	}
-#pragma unroll
-	for (int j = 0; j < WN / 2; j += 2) {
-		const int64_t row = row0 + 8 * ((j >> 1) & 1), col = col0 + 8 * (j >> 2);
-		if (row >= p.m || col >= p.n) /* N is a multiple of 8: col < N means col + 1 < N */
-			continue;
-		const int64_t at = row * p.n + col;
-		const float2 v = make_float2(sum[j], sum[j + 1]);
-		if (p.mode == GQ_MMA_SLICES) {
-			*reinterpret_cast<float2 *>(p.ws + (int64_t)blockIdx.z * p.m * p.n + at) = v;
-		} else if (p.out_fp32) {
-			*reinterpret_cast<float2 *>(static_cast<float *>(p.out) + at) = v;
-		} else {
-			*reinterpret_cast<__nv_bfloat162 *>(static_cast<__nv_bfloat16 *>(p.out) + at) =
-			    __floats2bfloat162_rn(v.x, v.y);
+	gq_wg_store_sums<WN>(sum, p.mode == GQ_MMA_SLICES, p.ws + (int64_t)blockIdx.z * p.m * p.n,
+	                     p.out, p.out_fp32, p.n, row0, col0, p.m, p.n);
+}
+
+/* gemmq:streamk (GQ_MMA_STREAMK with gemm_mma.h's geometry in K-blocks of GQ_WG_BK rows:
+ * q.k_tiles is the K-blocks, q.sk_total the tiles times them): CTA g of the 1-D grid of
+ * q.sk_ctas owns iterations [begin(g), begin(g + 1)) of the (tile, K-block) space and takes them a
+ * segment (one tile's run of K-blocks) at a time. The producer copies the segments' K-blocks in
+ * order through the ring; the consumers multiply them and, at each segment's end, store its sums
+ * from the registers: to out where the segment is its tile whole, else to the segment's slot of
+ * p.ws (BM × BN FP32, row-major), which gq_mma_streamk_fixup_launch sums in K order. No
+ * clusters; STREAM_B as in gq_wg_kernel. */
+template <int BM, int BN, bool STREAM_B>
+__global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::CTAS_PER_SM)
+    gq_wg_sk_kernel(const __grid_constant__ CUtensorMap map_a,
+                    const __grid_constant__ CUtensorMap map_b, const gq_wg_params p,
+                    const gq_mma_params q)
+{
+	using C = gq_wg_cfg<BM, BN>;
+	constexpr int WN = C::WN;
+	extern __shared__ unsigned char gq_wg_smem_raw[];
+	__shared__ __align__(8) uint64_t full[C::STAGES], empty[C::STAGES];
+	unsigned char *smem = reinterpret_cast<unsigned char *>(
+	    (reinterpret_cast<uintptr_t>(gq_wg_smem_raw) + 1023) & ~(uintptr_t)1023);
+	const int tid = threadIdx.x;
+	const int64_t g = blockIdx.x, begin = gq_mma_sk_begin(&q, g),
+	              end = gq_mma_sk_begin(&q, g + 1);
+	const int a_box = gq_wg_a_box(p.m);
+	gq_wg_ring_init<BM, BN, 1>(smem, full, empty, a_box, tid);
+	__syncthreads();
+
+	if (tid >= C::CONSUMERS * 128) { /* the producer warp */
+		if (tid == C::CONSUMERS * 128) {
+			const uint64_t keep = gq_wg_policy_evict_last(),
+			               stream = gq_wg_policy_evict_first();
+			const uint32_t tx =
+			    C::STAGE_BYTES - (64 - a_box) * GQ_WG_BK * 2; /* one A box */
+			const uint32_t full0 = gq_wg_smem_addr(full),
+			               empty0 = gq_wg_smem_addr(empty);
+			const uint32_t ring0 = gq_wg_smem_addr(smem);
+			int s = 0, i = 0;
+			uint32_t parity = 0;
+			for (int64_t it = begin; it < end;) {
+				int64_t tile, kt0, kt1, tm, tn;
+				gq_mma_sk_segment(&q, it, end, &tile, &kt0, &kt1);
+				gq_mma_tile_coords(&q, tile, &tm, &tn);
+				int32_t row = (int32_t)(kt0 * GQ_WG_BK);
+				for (int64_t kt = kt0; kt < kt1; kt++, i++) {
+					if (i >= C::STAGES)
+						gq_wg_bar_wait(empty0 + 8 * s, parity);
+					const uint32_t bar = full0 + 8 * s;
+					const uint32_t a = ring0 + (uint32_t)s * C::STAGE_BYTES;
+					gq_wg_bar_expect_tx(bar, tx);
+					gq_wg_copy_a<BM>(a, &map_a, (int)tm * BM, row, bar, keep);
+					gq_wg_copy_b<BN, STREAM_B>(a + C::A_BYTES, &map_b,
+					                           (int)tn * BN, row, bar, stream);
+					row += GQ_WG_BK;
+					gq_wg_next_stage<C::STAGES>(s, parity, i >= C::STAGES);
+				}
+				it += kt1 - kt0;
+			}
 		}
+		return;
+	}
+
+	/* a consumer warpgroup: as in gq_wg_kernel, a segment at a time */
+	const int wg = tid / 128, wm = wg / C::WG_N, wn = wg % C::WG_N;
+	const int warp = (tid % 128) / 32, lane = tid & 31;
+	const int r0 = 64 * wm + 16 * warp + lane / 4,
+	          c0 = WN * wn + 2 * (lane % 4); /* in the tile */
+	float acc[WN / 2], sum[WN / 2];
+#pragma unroll
+	for (int j = 0; j < WN / 2; j++)
+		acc[j] = 0.f;
+	const uint32_t full0 = gq_wg_smem_addr(full), empty0 = gq_wg_smem_addr(empty);
+	const uint64_t da0 = gq_wg_desc(gq_wg_smem_addr(smem + wm * GQ_WG_BOX_BYTES));
+	const uint64_t db0 =
+	    gq_wg_desc(gq_wg_smem_addr(smem + C::A_BYTES + (wn * WN / 64) * GQ_WG_BOX_BYTES));
+	int s = 0;
+	uint32_t parity = 0;
+	for (int64_t it = begin; it < end;) {
+		int64_t tile, kt0, kt1, tm, tn;
+		gq_mma_sk_segment(&q, it, end, &tile, &kt0, &kt1);
+		gq_mma_tile_coords(&q, tile, &tm, &tn);
+		const int nk = (int)(kt1 - kt0);
+#pragma unroll
+		for (int j = 0; j < WN / 2; j++)
+			sum[j] = 0.f;
+		for (int k = 0; k < nk; k++) {
+			gq_wg_bar_wait(full0 + 8 * s, parity);
+			const uint64_t step = (uint64_t)(s * C::STAGE_BYTES) >> 4;
+			gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step,
+			                         (k % GQ_WG_CHUNK_KBLOCKS) == 0);
+			gq_wg_release<1>(empty0 + 8 * s, tid);
+			gq_wg_next_stage<C::STAGES>(s, parity, true);
+			if ((k % GQ_WG_CHUNK_KBLOCKS) == GQ_WG_CHUNK_KBLOCKS - 1 || k == nk - 1) {
+#pragma unroll
+				for (int j = 0; j < WN / 2; j++)
+					sum[j] = __fadd_rn(sum[j], acc[j]);
+			}
+		}
+		const int64_t slot = gq_mma_sk_slot(&q, g, it, kt0, kt1);
+		if (slot < 0)
+			gq_wg_store_sums<WN>(sum, false, NULL, p.out, p.out_fp32, p.n, tm * BM + r0,
+			                     tn * BN + c0, p.m, p.n);
+		else
+			gq_wg_store_sums<WN>(sum, true, p.ws + slot * BM * BN, NULL, 1, BN, r0, c0,
+			                     BM, BN);
+		it += nk;
 	}
 }
 
 typedef struct gq_wg_entry {
 	int bm, bn, threads;
 	size_t smem;
-	const void *func, *func_stream; /* func_stream: STREAM_B, NULL where not compiled */
-	int share;                      /* the tile's gq_wg_share_mode, NONE for the others */
+	const void *func, *func_stream;  /* func_stream: STREAM_B, NULL where not compiled */
+	int share;                       /* the tile's gq_wg_share_mode, NONE for the others */
 	const void *func_cl2, *func_cl4; /* its shared copies in clusters of 2 and 4 (or NULL) */
+	const void *func_sk, *func_sk_stream; /* gq_wg_sk_kernel, and with STREAM_B (BM = 64) */
 } gq_wg_entry;
 
 #define GQ_WG_FUNC(...) reinterpret_cast<const void *>(&gq_wg_kernel<__VA_ARGS__>)
+#define GQ_WG_SK(...)   reinterpret_cast<const void *>(&gq_wg_sk_kernel<__VA_ARGS__>)
 #define GQ_WG_ENTRY(BM, BN, SHARE, CL2, CL4)                                                       \
-	{BM, BN, gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::SMEM, GQ_WG_FUNC(BM, BN, false),   \
-	 BM == 64 ? GQ_WG_FUNC(64, BN, true) : NULL, SHARE, CL2, CL4}
+	{                                                                                          \
+		BM, BN, gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::SMEM,                       \
+		    GQ_WG_FUNC(BM, BN, false), BM == 64 ? GQ_WG_FUNC(64, BN, true) : NULL, SHARE,  \
+		    CL2, CL4, GQ_WG_SK(BM, BN, false), BM == 64 ? GQ_WG_SK(64, BN, true) : NULL    \
+	}
 
 static const gq_wg_entry *gq_wg_find(int bm, int bn)
 {
@@ -572,7 +731,8 @@ extern "C" cudaError_t gq_wg_setup(int bm, int bn, int *threads, size_t *smem_by
 		return cudaErrorInvalidValue;
 	cudaError_t e =
 	    cudaFuncSetAttribute(k->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)k->smem);
-	const void *more[] = {k->func_stream, k->func_cl2, k->func_cl4};
+	const void *more[] = {k->func_stream, k->func_cl2, k->func_cl4, k->func_sk,
+	                      k->func_sk_stream};
 	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
 		if (e == cudaSuccess && more[i])
 			e = cudaFuncSetAttribute(more[i], cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -773,4 +933,25 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
 	if (e != cudaSuccess)
 		return e;
 	return cudaGetLastError();
+}
+
+extern "C" cudaError_t gq_wg_sk_launch(const gq_wg_params *p, const gq_mma_params *q,
+                                       const gq_wg_maps *maps, cudaStream_t stream)
+{
+	const gq_wg_entry *k = gq_wg_find(p->bm, p->bn);
+	if (!k || (gq_wg_a_box(p->m) < 64 && p->bm != 64) || q->sk_ctas < 1 ||
+	    q->mode != GQ_MMA_STREAMK || maps->a_rows != GQ_WG_BK)
+		return cudaErrorInvalidValue;
+	const void *func = p->b_stream ? k->func_sk_stream : k->func_sk;
+	if (!func)
+		return cudaErrorInvalidValue;
+	CUtensorMap map_a, map_b;
+	memcpy(&map_a, maps->a, sizeof(map_a));
+	memcpy(&map_b, maps->b, sizeof(map_b));
+	gq_wg_params params = *p;
+	gq_mma_params geometry = *q;
+	void *args[] = {&map_a, &map_b, &params, &geometry};
+	const cudaError_t e = cudaLaunchKernel(func, dim3((unsigned)q->sk_ctas),
+	                                       dim3((unsigned)k->threads), args, k->smem, stream);
+	return e != cudaSuccess ? e : cudaGetLastError();
 }

@@ -14,10 +14,12 @@
  * at most k_tiles / 4 (four K-tiles of 32 per split) and 32. gemmq:streamk runs
  * G = min(target, tiles·k_tiles) CTAs.
  *
- * The wgrad layout (wgrad, router_wgrad) of gemmq:det and gemmq:split runs on the wgmma + TMA
- * kernel of gemm_wgmma.h (plan_wgmma): the memory-bound weight gradients (d_out ≤ 128, T in the
- * tens of thousands) read x once at close to the HBM rate only with the bulk tensor copies;
- * gemmq:streamk and the other layouts stay on the mma.sync kernels.
+ * The wgrad layout (wgrad, router_wgrad) of every program runs on the wgmma + TMA kernels of
+ * gemm_wgmma.h (plan_wgmma): the memory-bound weight gradients (d_out ≤ 128, T in the tens of
+ * thousands) read x once at close to the HBM rate only with the bulk tensor copies. There
+ * gemmq:streamk keeps gemm_mma.h's geometry and fixup with K-blocks of GQ_WG_BK rows for its
+ * K-tiles and G = min(SMs · CTAs per SM, tiles · K-blocks) CTAs. The other layouts stay on the
+ * mma.sync kernels.
  *
  * Internal functions return gq_status and fill a gq_error through GQ_CUDA_CHECK; the program
  * functions of the ABI turn that into "<program>: <where>: <message>" in msg.
@@ -256,9 +258,9 @@ static int64_t choose_splits(const kern_program *kp, int64_t tiles, int64_t targ
 	return ceil_div(k_units, *per_split);
 }
 
-/* The wgrad layout of gemmq:det and gemmq:split on the wgmma + TMA kernel: BN from the name (or
- * the smallest of 64, 128, 256 that covers N, at most 128 when M > 64), BM = 128 when M > 64 and
- * BN ≤ 128, else 64; K-blocks of GQ_WG_BK; splits as in plan(). */
+/* The wgrad layout on the wgmma + TMA kernels: BN from the name (or the smallest of 64, 128, 256
+ * that covers N, at most 128 when M > 64), BM = 128 when M > 64 and BN ≤ 128, else 64; K-blocks
+ * of GQ_WG_BK; splits as in plan(); gemmq:streamk as at the top of the file. */
 static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern_instance *inst,
                             gq_error *err)
 {
@@ -286,6 +288,27 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 	inst->count = p->m * p->n;
 	const int64_t kblocks = ceil_div(p->k, GQ_WG_BK);
 	const int64_t tiles = ceil_div(p->m, bm) * ceil_div(p->n, bn);
+	inst->wgmma = 1;
+	if (kp->kind == KERN_STREAMK) { /* gemm_mma.h's stream-K geometry in K-blocks */
+		gq_mma_params *q = &inst->params;
+		memset(q, 0, sizeof(*q));
+		q->m = p->m, q->n = p->n, q->k = p->k;
+		q->k_tiles = kblocks;
+		q->m_tiles = (int32_t)ceil_div(p->m, bm);
+		q->n_tiles = (int32_t)ceil_div(p->n, bn);
+		q->out_fp32 = w->out_fp32;
+		q->m_fastest = 1; /* the M tiles of an N tile read the same rows of x */
+		q->mode = GQ_MMA_STREAMK;
+		q->sk_total = tiles * kblocks;
+		q->sk_ctas = (int32_t)(target < q->sk_total ? target : q->sk_total);
+		w->mode = GQ_MMA_STREAMK;
+		w->splits = 1;
+		inst->splits = 1;
+		if (q->sk_ctas > 1)
+			inst->ws_bytes =
+			    (size_t)q->sk_ctas * 2 * (size_t)bm * (size_t)bn * sizeof(float);
+		return GQ_OK;
+	}
 	const int64_t min_kblocks = KERN_MIN_SPLIT_KTILES * GQ_MMA_BK / GQ_WG_BK;
 	int64_t per_split = 0;
 	const int64_t splits = choose_splits(kp, tiles, target, kblocks, min_kblocks, &per_split);
@@ -300,7 +323,6 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 	if (w->share != GQ_WG_SHARE_NONE)
 		w->b_stream = 1;
 	inst->splits = (int)splits;
-	inst->wgmma = 1;
 	if (splits == 1)
 		w->mode = GQ_MMA_STORE;
 	else if (kp->kind == KERN_DET) {
@@ -317,7 +339,7 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 static gq_status plan(const kern_program *kp, const gemmq_problem *p, kern_instance *inst,
                       gq_error *err)
 {
-	if (kp->kind != KERN_STREAMK && layout_of(p) == GQ_MMA_LAYOUT_WGRAD)
+	if (layout_of(p) == GQ_MMA_LAYOUT_WGRAD)
 		return plan_wgmma(kp, p, inst, err);
 	int bm = block_m_for(p->m);
 	int bn = kp->kind == KERN_SPLIT ? kp->block_n : block_n_for(p->n);
@@ -459,6 +481,14 @@ static gq_status launch_wgmma(kern_instance *inst, const gemmq_operands *io, cud
 		GQ_CUDA_CHECK(cudaMemsetAsync(w.ws, 0, (size_t)inst->count * sizeof(float), stream),
 		              err);
 	}
+	if (w.mode == GQ_MMA_STREAMK) {
+		gq_mma_params q = inst->params;
+		q.out = io->out;
+		q.ws = inst->ws;
+		GQ_CUDA_CHECK(gq_wg_sk_launch(&w, &q, &inst->maps, stream), err);
+		GQ_CUDA_CHECK(gq_mma_streamk_fixup_launch(&q, w.bm, w.bn, stream), err);
+		return GQ_OK;
+	}
 	GQ_CUDA_CHECK(gq_wg_launch(&w, &inst->maps, stream), err);
 	if (w.mode == GQ_MMA_ATOMIC && !w.out_fp32) /* the kernel lets it launch (gemm_wgmma.h) */
 		GQ_CUDA_CHECK(gq_mma_reduce_launch(w.ws, 1, inst->count, w.out, 0, 1, stream), err);
@@ -537,9 +567,9 @@ static const char *describe(kern_kind kind)
 		       "from the name, splits added "
 		       "with FP32 atomics";
 	default:
-		return "ours: mma.sync BF16 GEMM, stream-K over all SMs, split tiles summed in K "
-		       "order "
-		       "(deterministic)";
+		return "ours: BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), stream-K over all "
+		       "SMs, "
+		       "split tiles summed in K order (deterministic)";
 	}
 }
 
@@ -593,8 +623,9 @@ static const gq_program_family families[] = {
      .planted = 0,
      .open = gq_kernels_open},
     {.pattern = "gemmq:streamk",
-     .description = "ours (sm_90): mma.sync BF16 GEMM, stream-K over all SMs, split tiles "
-                    "summed in K order by a fixup kernel; bitwise deterministic",
+     .description = "ours (sm_90): BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), stream-K "
+                    "over all SMs, split tiles summed in K order by a fixup kernel; bitwise "
+                    "deterministic",
      .host = 0,
      .deterministic = 1,
      .planted = 0,
