@@ -567,8 +567,7 @@ static const char *describe(kern_kind kind)
 		       "from the name, splits added "
 		       "with FP32 atomics";
 	default:
-		return "ours: BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), stream-K over all "
-		       "SMs, "
+		return "ours: BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), stream-K over all SMs, "
 		       "split tiles summed in K order (deterministic)";
 	}
 }
