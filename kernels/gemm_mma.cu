@@ -4,10 +4,10 @@
  * Kernels:
  *   gq_mma_reduce_kernel          out = Σ_s ws[s] in s order (FP32 → BF16 or FP32), float4 wide;
  *                                 with one slice it is the FP32 → BF16 conversion of gemmq:split.
- *   gq_mma_streamk_fixup_kernel   a row of CTAs per stream-K boundary g = 1..G−1, each with a
- *                                 run of a tile's elements: when boundary g is the first to fall
- *                                 strictly inside its tile, sum that tile's slots in K order and
- *                                 store the tile.
+ *   gq_mma_streamk_fixup_kernel   a row of CTAs per stream-K boundary g = 1..G−1 (and group,
+ *                                 sk_groups), each with a run of a tile's elements: when boundary
+ *                                 g is the first to fall strictly inside its tile, sum that
+ *                                 tile's slots in K order and store the tile.
  * The GEMM kernels themselves are compiled in gemm_mma_{fwd,dgrad,wgrad}.cu.
  */
 #include "gemm_mma.h"
@@ -130,11 +130,13 @@ __global__ void gq_mma_streamk_fixup_kernel(const gq_mma_params p, int bm, int b
 	if (!gq_mma_sk_fixup_tile(&p, g, &tile, &first_slot))
 		return;
 	gq_mma_tile_coords(&p, tile, &tm, &tn);
+	tm += blockIdx.z; /* the group's M tile (sk_groups > 1; else 0) */
 	const int64_t elems = (int64_t)bm * bn, t1 = (tile + 1) * p.k_tiles;
 	int64_t last = g; /* the parts after the first: slots 2c, c = g … last − 1 */
 	while (last < p.sk_ctas && gq_mma_sk_begin(&p, last) < t1)
 		last++;
-	const float *first = p.ws + first_slot * elems;
+	const float *slots = p.ws + (int64_t)blockIdx.z * 2 * p.sk_ctas * elems;
+	const float *first = slots + first_slot * elems;
 	for (int64_t e = ((int64_t)blockIdx.y * blockDim.x + threadIdx.x) * 4; e < elems;
 	     e += (int64_t)gridDim.y * blockDim.x * 4) {
 		const int64_t row = tm * bm + e / bn, col = tn * bn + e % bn;
@@ -144,7 +146,7 @@ __global__ void gq_mma_streamk_fixup_kernel(const gq_mma_params p, int bm, int b
 #pragma unroll 4
 		for (int64_t c = g; c < last; c++)
 			acc = gq_mma_add4(
-			    acc, *reinterpret_cast<const float4 *>(p.ws + 2 * c * elems + e));
+			    acc, *reinterpret_cast<const float4 *>(slots + 2 * c * elems + e));
 		gq_mma_store4(p.out, p.out_fp32, row * p.n + col, acc);
 	}
 }
@@ -154,7 +156,8 @@ cudaError_t gq_mma_streamk_fixup_launch(const gq_mma_params *p, int bm, int bn, 
 	if (p->sk_ctas < 2)
 		return cudaSuccess;
 	const int runs = (bm * bn + 4 * GQ_MMA_FINISH_THREADS - 1) / (4 * GQ_MMA_FINISH_THREADS);
-	gq_mma_streamk_fixup_kernel<<<dim3((unsigned)(p->sk_ctas - 1), (unsigned)runs),
+	const unsigned groups = p->sk_groups > 1 ? (unsigned)p->sk_groups : 1;
+	gq_mma_streamk_fixup_kernel<<<dim3((unsigned)(p->sk_ctas - 1), (unsigned)runs, groups),
 	                              GQ_MMA_FINISH_THREADS, 0, stream>>>(*p, bm, bn);
 	return cudaGetLastError();
 }

@@ -28,7 +28,12 @@
  *                   linear (tile, K-tile) space, total = tiles·k_tiles. A tile it covers whole is
  *                   stored to out; a part of a tile goes to its slot ws[(2g + s)·BM·BN], s = 0 for
  *                   the segment its range starts with, 1 for the one it ends with. The fixup
- *                   kernel then sums each split tile's slots in K order.
+ *                   kernel then sums each split tile's slots in K order. With sk_groups = S > 1
+ *                   (gemm_wgmma.h) the problem is that of one row of tiles (m_tiles 1) S times,
+ *                   once per M tile z: its CTAs and the fixup's carry z (the fixup as
+ *                   blockIdx.z), its tiles start at row z·BM, and its slots follow group z − 1's
+ *                   (2·sk_ctas each), so that the CTAs of the M tiles of one N tile run side by
+ *                   side over the same K-tiles and share B's rows in L2.
  * "tiles" is m_tiles·n_tiles laid out over gridDim.x and gridDim.y with the M tiles fastest when
  * m_fastest (the wgrad case: the M tiles of one N tile read the same B rows, so they run side by
  * side and share them in L2), else the N tiles fastest. Split z of S (gridDim.z) owns K-tiles
@@ -83,7 +88,7 @@ typedef struct gq_mma_params {
 	int32_t mode;         /* gq_mma_mode */
 	int32_t out_fp32;     /* 1: out is FP32, 0: BF16 */
 	int32_t m_fastest;    /* 1: blockIdx.x walks the M tiles, else the N tiles */
-	int32_t reserved;
+	int32_t sk_groups;    /* GQ_MMA_STREAMK: 0 or 1, or the M tiles (the wgmma kernels) */
 } gq_mma_params;
 
 /* One compiled GEMM kernel: a tile shape for one layout. */

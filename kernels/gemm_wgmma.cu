@@ -578,9 +578,10 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 }
 
 /* gemmq:streamk (GQ_MMA_STREAMK with gemm_mma.h's geometry in K-blocks of GQ_WG_BK rows:
- * q.k_tiles is the K-blocks, q.sk_total the tiles times them): CTA g of the 1-D grid of
- * q.sk_ctas owns iterations [begin(g), begin(g + 1)) of the (tile, K-block) space and takes them a
- * segment (one tile's run of K-blocks) at a time. The producer copies the segments' K-blocks in
+ * q.k_tiles is the K-blocks, q.sk_total the tiles times them; with q.sk_groups > 1, once per M
+ * tile, the groups' CTAs side by side along the grid's x): CTA g of q.sk_ctas owns iterations
+ * [begin(g), begin(g + 1)) of the (tile, K-block) space and takes them a segment (one tile's run
+ * of K-blocks) at a time. The producer copies the segments' K-blocks in
  * order through the ring; the consumers multiply them and, at each segment's end, store its sums
  * from the registers: to out where the segment is its tile whole, else to the segment's slot of
  * p.ws (BM × BN FP32, row-major), which gq_mma_streamk_fixup_launch sums in K order. No
@@ -598,8 +599,12 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	unsigned char *smem = reinterpret_cast<unsigned char *>(
 	    (reinterpret_cast<uintptr_t>(gq_wg_smem_raw) + 1023) & ~(uintptr_t)1023);
 	const int tid = threadIdx.x;
-	const int64_t g = blockIdx.x, begin = gq_mma_sk_begin(&q, g),
+	/* CTA g of group z (blockIdx.x: the M tile whose row of tiles the group takes, with
+	 * q.sk_groups > 1; else 0), its slots after those of groups 0 … z − 1 */
+	const int64_t g = blockIdx.y, begin = gq_mma_sk_begin(&q, g),
 	              end = gq_mma_sk_begin(&q, g + 1);
+	const int z = (int)blockIdx.x;
+	float *const slots = p.ws + (int64_t)z * 2 * q.sk_ctas * BM * BN;
 	const int a_box = gq_wg_a_box(p.m);
 	gq_wg_ring_init<BM, BN, 1>(smem, full, empty, a_box, tid);
 	__syncthreads();
@@ -626,7 +631,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 					const uint32_t bar = full0 + 8 * s;
 					const uint32_t a = ring0 + (uint32_t)s * C::STAGE_BYTES;
 					gq_wg_bar_expect_tx(bar, tx);
-					gq_wg_copy_a<BM>(a, &map_a, (int)tm * BM, row, bar, keep);
+					gq_wg_copy_a<BM>(a, &map_a, (int)(tm + z) * BM, row, bar, keep);
 					gq_wg_copy_b<BN, STREAM_B>(a + C::A_BYTES, &map_b,
 					                           (int)tn * BN, row, bar, stream);
 					row += GQ_WG_BK;
@@ -676,10 +681,10 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 		}
 		const int64_t slot = gq_mma_sk_slot(&q, g, it, kt0, kt1);
 		if (slot < 0)
-			gq_wg_store_sums<WN>(sum, false, NULL, p.out, p.out_fp32, p.n, tm * BM + r0,
-			                     tn * BN + c0, p.m, p.n);
+			gq_wg_store_sums<WN>(sum, false, NULL, p.out, p.out_fp32, p.n,
+			                     (tm + z) * BM + r0, tn * BN + c0, p.m, p.n);
 		else
-			gq_wg_store_sums<WN>(sum, true, p.ws + slot * BM * BN, NULL, 1, BN, r0, c0,
+			gq_wg_store_sums<WN>(sum, true, slots + slot * BM * BN, NULL, 1, BN, r0, c0,
 			                     BM, BN);
 		it += nk;
 	}
@@ -951,7 +956,8 @@ extern "C" cudaError_t gq_wg_sk_launch(const gq_wg_params *p, const gq_mma_param
 	gq_wg_params params = *p;
 	gq_mma_params geometry = *q;
 	void *args[] = {&map_a, &map_b, &params, &geometry};
-	const cudaError_t e = cudaLaunchKernel(func, dim3((unsigned)q->sk_ctas),
+	const unsigned groups = q->sk_groups > 1 ? (unsigned)q->sk_groups : 1;
+	const cudaError_t e = cudaLaunchKernel(func, dim3(groups, (unsigned)q->sk_ctas),
 	                                       dim3((unsigned)k->threads), args, k->smem, stream);
 	return e != cudaSuccess ? e : cudaGetLastError();
 }

@@ -41,11 +41,13 @@
  * T = 40963 and 3.3 % at T ≤ 16384 (medians, H200; tenth round of
  * results/h200/logs/wgrad-experiments.md).
  *
- * Stream-K (GQ_MMA_STREAMK, gq_wg_sk_launch): a 1-D grid of CTAs, each owning a contiguous run of
- * the (tile, K-block) iterations (gemm_mma.h's geometry, K-blocks for K-tiles), taken one segment
- * of a tile at a time through the same ring and consumers; a segment that is its tile whole is
- * stored to out, the others to their slots of ws, summed in K order by the stream-K fixup of
- * gemm_mma.h. No clusters.
+ * Stream-K (GQ_MMA_STREAMK, gq_wg_sk_launch): CTAs that each own a contiguous run of the (tile,
+ * K-block) iterations (gemm_mma.h's geometry, K-blocks for K-tiles), taken one segment of a tile
+ * at a time through the same ring and consumers; a segment that is its tile whole is stored to
+ * out, the others to their slots of ws, summed in K order by the stream-K fixup of gemm_mma.h.
+ * With several M tiles the problem is one row of tiles per M tile (sk_groups), its CTAs side by
+ * side, so that the M tiles of an N tile read the same rows of x at the same time (as the split
+ * programs' grid has them). No clusters.
  *
  * Loads carry L2 hints: g (A), read again by the CTAs of every N tile, is evicted last; x (B),
  * read once, is evicted first, except where it streams (gq_wg_stream_b): with M ≤ 64 and x at
@@ -201,7 +203,8 @@ cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *maps, cudaStre
 
 /* gemmq:streamk on this kernel (gq_wg_sk_kernel): p's tile, operands and x's streaming (share
  * NONE, no splits), q the stream-K geometry of gemm_mma.h in K-blocks of GQ_WG_BK (k_tiles =
- * K-blocks; mode GQ_MMA_STREAMK; its slots in p->ws, 2·q->sk_ctas tiles of BM × BN FP32), maps
+ * K-blocks; mode GQ_MMA_STREAMK; its slots in p->ws, 2·q->sk_ctas tiles of BM × BN FP32 per
+ * group, q->sk_groups of them: the M tiles, with q->m_tiles 1), maps
  * from gq_wg_encode of p. gq_mma_streamk_fixup_launch(q, bm, bn) must follow. cudaErrorInvalidValue
  * for a tile or geometry this kernel has not. */
 struct gq_mma_params;

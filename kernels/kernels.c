@@ -18,8 +18,8 @@
  * gemm_wgmma.h (plan_wgmma): the memory-bound weight gradients (d_out ≤ 128, T in the tens of
  * thousands) read x once at close to the HBM rate only with the bulk tensor copies. There
  * gemmq:streamk keeps gemm_mma.h's geometry and fixup with K-blocks of GQ_WG_BK rows for its
- * K-tiles and G = min(SMs · CTAs per SM, tiles · K-blocks) CTAs. The other layouts stay on the
- * mma.sync kernels.
+ * K-tiles, as one problem per M tile (a row of tiles; sk_groups) with G = min(SMs · CTAs per SM /
+ * M tiles, N tiles · K-blocks) CTAs each. The other layouts stay on the mma.sync kernels.
  *
  * Internal functions return gq_status and fill a gq_error through GQ_CUDA_CHECK; the program
  * functions of the ABI turn that into "<program>: <where>: <message>" in msg.
@@ -294,19 +294,23 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 		memset(q, 0, sizeof(*q));
 		q->m = p->m, q->n = p->n, q->k = p->k;
 		q->k_tiles = kblocks;
-		q->m_tiles = (int32_t)ceil_div(p->m, bm);
+		/* one row of tiles per M tile, side by side (gemm_mma.h, sk_groups) */
+		const int64_t m_tiles = ceil_div(p->m, bm);
+		q->sk_groups = (int32_t)m_tiles;
+		q->m_tiles = 1;
 		q->n_tiles = (int32_t)ceil_div(p->n, bn);
 		q->out_fp32 = w->out_fp32;
-		q->m_fastest = 1; /* the M tiles of an N tile read the same rows of x */
+		q->m_fastest = 1;
 		q->mode = GQ_MMA_STREAMK;
-		q->sk_total = tiles * kblocks;
-		q->sk_ctas = (int32_t)(target < q->sk_total ? target : q->sk_total);
+		q->sk_total = (int64_t)q->n_tiles * kblocks;
+		const int64_t per_group = target / m_tiles > 1 ? target / m_tiles : 1;
+		q->sk_ctas = (int32_t)(per_group < q->sk_total ? per_group : q->sk_total);
 		w->mode = GQ_MMA_STREAMK;
 		w->splits = 1;
 		inst->splits = 1;
 		if (q->sk_ctas > 1)
-			inst->ws_bytes =
-			    (size_t)q->sk_ctas * 2 * (size_t)bm * (size_t)bn * sizeof(float);
+			inst->ws_bytes = (size_t)m_tiles * q->sk_ctas * 2 * (size_t)bm * (size_t)bn *
+			                 sizeof(float);
 		return GQ_OK;
 	}
 	const int64_t min_kblocks = KERN_MIN_SPLIT_KTILES * GQ_MMA_BK / GQ_WG_BK;
