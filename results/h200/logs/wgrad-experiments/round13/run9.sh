@@ -5,8 +5,10 @@
 # det_processes} of c77c08c (gemmq:streamk's wgrad layout on the wgmma kernels, the fixup spread
 # over a row of CTAs per boundary); build/gemmq is build-exp/gemmq. What every landed kernel gets
 # (../round10/landed.sh): the GPU tests, the bench of protocols/k1_wgrad.json and the accuracy of
-# all 14 programs and cublas:default on protocols/k1_wgrad_odd.json.
-nvidia-smi --query-gpu=name,serial --format=csv,noheader > $OUT/gpu-9.txt
+# all 14 programs and cublas:default on protocols/k1_wgrad_odd.json. run10.sh runs these lines
+# again with CALL=10.
+c=${CALL:-9}
+nvidia-smi --query-gpu=name,serial --format=csv,noheader > $OUT/gpu-$c.txt
 tar xzf build-exp/bins.tgz
 mkdir -p build && cp build-exp/gemmq build/gemmq
 . results/h200/logs/wgrad-experiments/round9/prologue.sh
