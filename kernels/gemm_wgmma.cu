@@ -581,11 +581,11 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
  * q.k_tiles is the K-blocks, q.sk_total the tiles times them; with q.sk_groups > 1, once per M
  * tile, the groups' CTAs side by side along the grid's x): CTA g of q.sk_ctas owns iterations
  * [begin(g), begin(g + 1)) of the (tile, K-block) space and takes them a segment (one tile's run
- * of K-blocks) at a time. The producer copies the segments' K-blocks in
- * order through the ring; the consumers multiply them and, at each segment's end, store its sums
- * from the registers: to out where the segment is its tile whole, else to the segment's slot of
- * p.ws (BM × BN FP32, row-major), which gq_mma_streamk_fixup_launch sums in K order. No
- * clusters; STREAM_B as in gq_wg_kernel. */
+ * of K-blocks) at a time. The producer copies the segments' K-blocks in order through the ring;
+ * the consumers multiply them and, at each segment's end, store its sums from the registers: to
+ * out where the segment is its tile whole, else to the segment's slot of p.ws (BM × BN FP32,
+ * row-major), which gq_mma_streamk_fixup_launch sums in K order. No clusters; STREAM_B as in
+ * gq_wg_kernel. */
 template <int BM, int BN, bool STREAM_B>
 __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::CTAS_PER_SM)
     gq_wg_sk_kernel(const __grid_constant__ CUtensorMap map_a,
