@@ -135,7 +135,7 @@ __global__ void gq_mma_streamk_fixup_kernel(const gq_mma_params p, int bm, int b
 	int64_t last = g; /* the parts after the first: slots 2c, c = g … last − 1 */
 	while (last < p.sk_ctas && gq_mma_sk_begin(&p, last) < t1)
 		last++;
-	const float *slots = p.ws + (int64_t)blockIdx.z * 2 * p.sk_ctas * elems;
+	const float *slots = p.ws + gq_mma_sk_group_slot0(&p, blockIdx.z) * elems;
 	const float *first = slots + first_slot * elems;
 	for (int64_t e = ((int64_t)blockIdx.y * blockDim.x + threadIdx.x) * 4; e < elems;
 	     e += (int64_t)gridDim.y * blockDim.x * 4) {
@@ -156,8 +156,8 @@ cudaError_t gq_mma_streamk_fixup_launch(const gq_mma_params *p, int bm, int bn, 
 	if (p->sk_ctas < 2)
 		return cudaSuccess;
 	const int runs = (bm * bn + 4 * GQ_MMA_FINISH_THREADS - 1) / (4 * GQ_MMA_FINISH_THREADS);
-	const unsigned groups = p->sk_groups > 1 ? (unsigned)p->sk_groups : 1;
-	gq_mma_streamk_fixup_kernel<<<dim3((unsigned)(p->sk_ctas - 1), (unsigned)runs, groups),
+	gq_mma_streamk_fixup_kernel<<<dim3((unsigned)(p->sk_ctas - 1), (unsigned)runs,
+	                                   (unsigned)gq_mma_sk_groups(p)),
 	                              GQ_MMA_FINISH_THREADS, 0, stream>>>(*p, bm, bn);
 	return cudaGetLastError();
 }

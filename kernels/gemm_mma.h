@@ -157,6 +157,17 @@ static inline GQ_MMA_HD int64_t gq_mma_sk_begin(const gq_mma_params *p, int64_t 
 	return g * p->sk_total / p->sk_ctas;
 }
 
+/* The groups of a stream-K launch (sk_groups; 0 means one), and the first slot of group z: the
+ * groups' slots follow one another, 2·sk_ctas each. */
+static inline GQ_MMA_HD int64_t gq_mma_sk_groups(const gq_mma_params *p)
+{
+	return p->sk_groups > 1 ? p->sk_groups : 1;
+}
+static inline GQ_MMA_HD int64_t gq_mma_sk_group_slot0(const gq_mma_params *p, int64_t z)
+{
+	return z * 2 * p->sk_ctas;
+}
+
 /* The segment that starts at iteration it of a CTA whose range ends at end: its tile and
  * K-tiles [kt0, kt1). */
 static inline GQ_MMA_HD void gq_mma_sk_segment(const gq_mma_params *p, int64_t it, int64_t end,

@@ -604,7 +604,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	const int64_t g = blockIdx.y, begin = gq_mma_sk_begin(&q, g),
 	              end = gq_mma_sk_begin(&q, g + 1);
 	const int z = (int)blockIdx.x;
-	float *const slots = p.ws + (int64_t)z * 2 * q.sk_ctas * BM * BN;
+	float *const slots = p.ws + gq_mma_sk_group_slot0(&q, z) * BM * BN;
 	const int a_box = gq_wg_a_box(p.m);
 	gq_wg_ring_init<BM, BN, 1>(smem, full, empty, a_box, tid);
 	__syncthreads();
@@ -956,8 +956,8 @@ extern "C" cudaError_t gq_wg_sk_launch(const gq_wg_params *p, const gq_mma_param
 	gq_wg_params params = *p;
 	gq_mma_params geometry = *q;
 	void *args[] = {&map_a, &map_b, &params, &geometry};
-	const unsigned groups = q->sk_groups > 1 ? (unsigned)q->sk_groups : 1;
-	const cudaError_t e = cudaLaunchKernel(func, dim3(groups, (unsigned)q->sk_ctas),
+	const cudaError_t e = cudaLaunchKernel(func,
+	                                       dim3((unsigned)gq_mma_sk_groups(q), (unsigned)q->sk_ctas),
 	                                       dim3((unsigned)k->threads), args, k->smem, stream);
 	return e != cudaSuccess ? e : cudaGetLastError();
 }

@@ -309,8 +309,8 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 		w->splits = 1;
 		inst->splits = 1;
 		if (q->sk_ctas > 1)
-			inst->ws_bytes = (size_t)m_tiles * q->sk_ctas * 2 * (size_t)bm * (size_t)bn *
-			                 sizeof(float);
+			inst->ws_bytes = (size_t)gq_mma_sk_group_slot0(q, m_tiles) * (size_t)bm *
+			                 (size_t)bn * sizeof(float); /* every group's slots */
 		return GQ_OK;
 	}
 	const int64_t min_kblocks = KERN_MIN_SPLIT_KTILES * GQ_MMA_BK / GQ_WG_BK;

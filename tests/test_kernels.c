@@ -252,6 +252,18 @@ static void test_streamk_geometry(void)
 			for (int64_t g = 1; g <= tiles * kt; g++)
 				broken += check_streamk(tiles, kt, (int32_t)g) != 0;
 	CHECK_MSG(broken == 0, "%d small stream-K geometries broken", broken);
+	/* Groups (sk_groups, the wgmma kernels' M tiles): 0 and 1 are one problem; group z's slots
+	 * start after the 2·sk_ctas of each group before it. */
+	gq_mma_params p;
+	memset(&p, 0, sizeof(p));
+	p.sk_ctas = 33;
+	CHECK(gq_mma_sk_groups(&p) == 1);
+	p.sk_groups = 1;
+	CHECK(gq_mma_sk_groups(&p) == 1);
+	p.sk_groups = 8;
+	CHECK(gq_mma_sk_groups(&p) == 8);
+	CHECK(gq_mma_sk_group_slot0(&p, 0) == 0 && gq_mma_sk_group_slot0(&p, 1) == 66 &&
+	      gq_mma_sk_group_slot0(&p, 8) == 8 * 66);
 }
 
 /* x streams (no L2 hint, no promotion) only with d_out ≤ 64 and x at least four L2s: the
