@@ -155,16 +155,6 @@ __device__ __forceinline__ void gq_wg_tma_load_mc_nohint(uint32_t dst, const voi
 	             : "memory");
 }
 
-/* Arrive on the barrier at the same shared address in the cluster's CTA of rank rank. */
-__device__ __forceinline__ void gq_wg_bar_arrive_rank(uint32_t bar, uint32_t rank)
-{
-	asm volatile("{\n.reg .b32 ra;\n"
-	             "mapa.shared::cluster.u32 ra, %0, %1;\n"
-	             "mbarrier.arrive.shared::cluster.b64 _, [ra];\n}\n" ::"r"(bar),
-	             "r"(rank)
-	             : "memory");
-}
-
 __device__ __forceinline__ void gq_wg_cluster_sync()
 {
 	asm volatile("barrier.cluster.arrive.release.aligned;\n"
@@ -185,12 +175,16 @@ __device__ __forceinline__ void gq_wg_consumers_sync(int threads)
 	asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory");
 }
 
-/* The shared memory descriptor of an MN-major operand at smem address addr (see the top). */
-__device__ __forceinline__ uint64_t gq_wg_desc(uint32_t addr)
+/* The shared memory descriptor of an MN-major operand at smem address addr (see the top): its
+ * low word holds the start address and the leading byte offset (one box), its high word the
+ * stride byte offset (1024) and the layout (type 1: 128-byte swizzle), the same for every operand
+ * and stage. So the loops carry only the low words, step them with 32-bit adds (a start address
+ * stays below 2^18 bytes: the field never carries), and the multiplies join them to the constant
+ * high word: the consumers' loop then spends fewer instructions on descriptors. */
+#define GQ_WG_DESC_HI ((uint32_t)((1024 >> 4) | (1u << 30)))
+__device__ __forceinline__ uint32_t gq_wg_desc_lo(uint32_t addr)
 {
-	const uint64_t lbo = GQ_WG_BOX_BYTES, sbo = 1024;
-	return (uint64_t)((addr & 0x3FFFF) >> 4) | (((lbo & 0x3FFFF) >> 4) << 16) |
-	       (((sbo & 0x3FFFF) >> 4) << 32) | (1ull << 62); /* layout type 1: 128-byte swizzle */
+	return ((addr & 0x3FFFF) >> 4) | ((uint32_t)((GQ_WG_BOX_BYTES & 0x3FFFF) >> 4) << 16);
 }
 
 __device__ __forceinline__ void gq_wg_fence()
@@ -216,25 +210,30 @@ template <int R> __device__ __forceinline__ void gq_wg_fence_regs(float (&d)[R])
 
 /* D (+)= A·B for one k16 step, m64nNk16, BF16 in, FP32 accumulators, both operands MN-major
  * (imm-trans-a = imm-trans-b = 1); scale_d 0 overwrites D. */
-__device__ __forceinline__ void gq_wg_mma_n64(float (&d)[32], uint64_t da, uint64_t db, int scale_d)
+__device__ __forceinline__ void gq_wg_mma_n64(float (&d)[32], uint32_t da, uint32_t db, int scale_d)
 {
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+	asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %34, 0;\n"
+	             "mov.b64 da, {%32, %35};\nmov.b64 db, {%33, %35};\n"
 	             "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
 	             "%0, %1, %2, %3, %4, %5, %6, %7, "
 	             "%8, %9, %10, %11, %12, %13, %14, %15, "
 	             "%16, %17, %18, %19, %20, %21, %22, %23, "
 	             "%24, %25, %26, %27, %28, %29, %30, %31"
-	             "}, %32, %33, p, 1, 1, 1, 1;\n}\n"
-	             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-	               "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-	               "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-	               "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-	             : "l"(da), "l"(db), "r"(scale_d));
+	             "}, da, db, p, 1, 1, 1, 1;\n}\n"
+	             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+	               "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+	               "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+	               "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+	               "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+	               "+f"(d[30]), "+f"(d[31])
+	             : "r"(da), "r"(db), "r"(scale_d), "r"(GQ_WG_DESC_HI));
 }
 
-__device__ __forceinline__ void gq_wg_mma_n128(float (&d)[64], uint64_t da, uint64_t db, int scale_d)
+__device__ __forceinline__ void gq_wg_mma_n128(float (&d)[64], uint32_t da, uint32_t db,
+                                               int scale_d)
 {
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+	asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %66, 0;\n"
+	             "mov.b64 da, {%64, %67};\nmov.b64 db, {%65, %67};\n"
 	             "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
 	             "%0, %1, %2, %3, %4, %5, %6, %7, "
 	             "%8, %9, %10, %11, %12, %13, %14, %15, "
@@ -244,37 +243,43 @@ __device__ __forceinline__ void gq_wg_mma_n128(float (&d)[64], uint64_t da, uint
 	             "%40, %41, %42, %43, %44, %45, %46, %47, "
 	             "%48, %49, %50, %51, %52, %53, %54, %55, "
 	             "%56, %57, %58, %59, %60, %61, %62, %63"
-	             "}, %64, %65, p, 1, 1, 1, 1;\n}\n"
-	             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-	               "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-	               "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-	               "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-	               "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-	               "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-	               "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-	               "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-	             : "l"(da), "l"(db), "r"(scale_d));
+	             "}, da, db, p, 1, 1, 1, 1;\n}\n"
+	             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+	               "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+	               "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+	               "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+	               "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+	               "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+	               "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+	               "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+	               "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+	               "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+	               "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+	             : "r"(da), "r"(db), "r"(scale_d), "r"(GQ_WG_DESC_HI));
 }
 
-template <int WN> __device__ __forceinline__ void gq_wg_mma(float (&d)[WN / 2], uint64_t da,
-                                                           uint64_t db, int scale_d);
-template <> __device__ __forceinline__ void gq_wg_mma<64>(float (&d)[32], uint64_t da, uint64_t db,
-                                                          int scale_d)
+/* (da, db: the descriptors' low words, gq_wg_desc_lo) */
+template <int WN>
+__device__ __forceinline__ void gq_wg_mma(float (&d)[WN / 2], uint32_t da, uint32_t db,
+                                          int scale_d);
+template <>
+__device__ __forceinline__ void gq_wg_mma<64>(float (&d)[32], uint32_t da, uint32_t db, int scale_d)
 {
 	gq_wg_mma_n64(d, da, db, scale_d);
 }
-template <> __device__ __forceinline__ void gq_wg_mma<128>(float (&d)[64], uint64_t da,
-                                                           uint64_t db, int scale_d)
+template <>
+__device__ __forceinline__ void gq_wg_mma<128>(float (&d)[64], uint32_t da, uint32_t db,
+                                               int scale_d)
 {
 	gq_wg_mma_n128(d, da, db, scale_d);
 }
 
 /* A consumer warpgroup's multiplies of one stage, waited for: the K-block's k16 steps into acc,
  * the first of them overwriting it where fresh (the first K-block of a chunk). da, db: the
- * stage's descriptors of the warpgroup's A and B. */
+ * low words of the stage's descriptors of the warpgroup's A and B (gq_wg_desc_lo). */
 template <int WN>
-__device__ __forceinline__ void gq_wg_multiply_stage(float (&acc)[WN / 2], uint64_t da,
-                                                     uint64_t db, int fresh)
+__device__ __forceinline__ void gq_wg_multiply_stage(float (&acc)[WN / 2], uint32_t da, uint32_t db,
+                                                     int fresh)
 {
 	gq_wg_fence_regs(acc);
 	gq_wg_fence();
@@ -368,18 +373,39 @@ __device__ __forceinline__ void gq_wg_copy_b(uint32_t b, const CUtensorMap *map_
 	}
 }
 
-/* A consumer warp has finished reading stage empty[s] (at address bar): its lane 0 arrives on
- * that barrier of every CTA of the cluster (CL of them). */
-template <int CL> __device__ __forceinline__ void gq_wg_release(uint32_t bar, int tid)
+/* The address of the barrier at bar (empty[0]) in each CTA of the cluster (CL of them; with CL =
+ * 1 bar itself), mapped once before the consumers' loop: a CTA's window of the cluster's shared
+ * memory is contiguous, so a stage's barrier is at the same offset from each. */
+template <int CL>
+__device__ __forceinline__ void gq_wg_cluster_bars(uint32_t bar, uint32_t (&bars)[CL])
+{
+#pragma unroll
+	for (int r = 0; r < CL; r++) {
+		if (CL > 1)
+			asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+			             : "=r"(bars[r])
+			             : "r"(bar), "r"((uint32_t)r));
+		else
+			bars[r] = bar;
+	}
+}
+
+/* A consumer warp has finished reading the stage whose empty barrier lies off bytes past the
+ * barriers bars (gq_wg_cluster_bars): its lane 0 arrives on that barrier of every CTA of the
+ * cluster (CL of them). */
+template <int CL>
+__device__ __forceinline__ void gq_wg_release(const uint32_t (&bars)[CL], uint32_t off, int tid)
 {
 	__syncwarp();
 	if ((tid & 31) == 0) {
 		if (CL > 1) {
 #pragma unroll
 			for (int r = 0; r < CL; r++)
-				gq_wg_bar_arrive_rank(bar, (uint32_t)r);
+				asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(
+				                 bars[r] + off)
+				             : "memory");
 		} else {
-			gq_wg_bar_arrive(bar);
+			gq_wg_bar_arrive(bars[0] + off);
 		}
 	}
 }
@@ -534,32 +560,48 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 		return;
 	}
 
-	/* a consumer warpgroup: rows [64·wm, 64·wm + 64), columns [WN·wn, WN·wn + WN) of the tile */
-	const int wg = tid / 128, wm = wg / C::WG_N, wn = wg % C::WG_N;
+	/* a consumer warpgroup: rows [64·wm, 64·wm + 64), columns [WN·wn, WN·wn + WN) of the tile
+	 * (wg from lane 0: a value the compiler knows to be the same across the warp, so that the
+	 * descriptors and barrier addresses derived from it can live in uniform registers) */
+	const int wg = __shfl_sync(0xffffffffu, tid / 128, 0), wm = wg / C::WG_N, wn = wg % C::WG_N;
 	float acc[WN / 2], sum[WN / 2];
 #pragma unroll
 	for (int i = 0; i < WN / 2; i++)
 		acc[i] = 0.f, sum[i] = 0.f;
 
-	/* the stage's barriers and its operands' descriptors advance with the stage (the address
-	 * field of a descriptor is its low 14 bits, the address over 16: adding to it moves it) */
-	const uint32_t full0 = gq_wg_smem_addr(full), empty0 = gq_wg_smem_addr(empty);
-	const uint64_t da0 = gq_wg_desc(gq_wg_smem_addr(smem + wm * GQ_WG_BOX_BYTES));
-	const uint64_t db0 = gq_wg_desc(
-	    gq_wg_smem_addr(smem + C::A_BYTES + (wn * WN / 64) * GQ_WG_BOX_BYTES));
-	int s = 0;
+	/* The ring's stages one round at a time, unrolled: stage s's barriers and its operands'
+	 * descriptors are then fixed offsets from the first stage's (the address field of a
+	 * descriptor is its low 14 bits, the address over 16: adding to it moves it), which the
+	 * loop does not compute again. Each instruction here runs in every consumer warp for every
+	 * K-block, and at d_out 128, where the GEMM runs against the board's power limit (its SMs
+	 * at 1.3-1.5 GHz), they cost time: about 36 more a K-block and warp made it 4-6 % slower;
+	 * the lean descriptors, barriers and this loop (87 instructions a K-block and warp before,
+	 * about 35 after) made the best split program there 0.5-2.4 % faster (fourteenth round of
+	 * results/h200/logs/wgrad-experiments.md). */
+	const uint32_t full0 = gq_wg_smem_addr(full);
+	uint32_t empties[CL];
+	gq_wg_cluster_bars<CL>(gq_wg_smem_addr(empty), empties);
+	const uint32_t da0 = gq_wg_desc_lo(gq_wg_smem_addr(smem + wm * GQ_WG_BOX_BYTES));
+	const uint32_t db0 =
+	    gq_wg_desc_lo(gq_wg_smem_addr(smem + C::A_BYTES + (wn * WN / 64) * GQ_WG_BOX_BYTES));
 	uint32_t parity = 0;
-	for (int i = 0; i < (int)nkb; i++) {
-		gq_wg_bar_wait(full0 + 8 * s, parity);
-		const uint64_t step = (uint64_t)(s * C::STAGE_BYTES) >> 4;
-		gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step,
-		                         (i % GQ_WG_CHUNK_KBLOCKS) == 0);
-		gq_wg_release<CL>(empty0 + 8 * s, tid);
-		gq_wg_next_stage<C::STAGES>(s, parity, true);
-		if ((i % GQ_WG_CHUNK_KBLOCKS) == GQ_WG_CHUNK_KBLOCKS - 1 || i == (int)nkb - 1) {
+	for (int r0 = 0; r0 < (int)nkb; r0 += C::STAGES, parity ^= 1) {
 #pragma unroll
-			for (int j = 0; j < WN / 2; j++)
-				sum[j] = __fadd_rn(sum[j], acc[j]);
+		for (int s = 0; s < C::STAGES; s++) {
+			const int i = r0 + s;
+			if (i >= (int)nkb)
+				break;
+			gq_wg_bar_wait(full0 + 8 * s, parity);
+			const uint32_t step = (uint32_t)(s * C::STAGE_BYTES) >> 4;
+			gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step,
+			                         (i % GQ_WG_CHUNK_KBLOCKS) == 0);
+			gq_wg_release<CL>(empties, 8 * s, tid);
+			if ((i % GQ_WG_CHUNK_KBLOCKS) == GQ_WG_CHUNK_KBLOCKS - 1 ||
+			    i == (int)nkb - 1) {
+#pragma unroll
+				for (int j = 0; j < WN / 2; j++)
+					sum[j] = __fadd_rn(sum[j], acc[j]);
+			}
 		}
 	}
 
@@ -644,7 +686,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	}
 
 	/* a consumer warpgroup: as in gq_wg_kernel, a segment at a time */
-	const int wg = tid / 128, wm = wg / C::WG_N, wn = wg % C::WG_N;
+	const int wg = __shfl_sync(0xffffffffu, tid / 128, 0), wm = wg / C::WG_N, wn = wg % C::WG_N;
 	const int warp = (tid % 128) / 32, lane = tid & 31;
 	const int r0 = 64 * wm + 16 * warp + lane / 4,
 	          c0 = WN * wn + 2 * (lane % 4); /* in the tile */
@@ -652,10 +694,11 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 #pragma unroll
 	for (int j = 0; j < WN / 2; j++)
 		acc[j] = 0.f;
-	const uint32_t full0 = gq_wg_smem_addr(full), empty0 = gq_wg_smem_addr(empty);
-	const uint64_t da0 = gq_wg_desc(gq_wg_smem_addr(smem + wm * GQ_WG_BOX_BYTES));
-	const uint64_t db0 =
-	    gq_wg_desc(gq_wg_smem_addr(smem + C::A_BYTES + (wn * WN / 64) * GQ_WG_BOX_BYTES));
+	const uint32_t full0 = gq_wg_smem_addr(full);
+	const uint32_t empties[1] = {gq_wg_smem_addr(empty)};
+	const uint32_t da0 = gq_wg_desc_lo(gq_wg_smem_addr(smem + wm * GQ_WG_BOX_BYTES));
+	const uint32_t db0 =
+	    gq_wg_desc_lo(gq_wg_smem_addr(smem + C::A_BYTES + (wn * WN / 64) * GQ_WG_BOX_BYTES));
 	int s = 0;
 	uint32_t parity = 0;
 	for (int64_t it = begin; it < end;) {
@@ -668,10 +711,10 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 			sum[j] = 0.f;
 		for (int k = 0; k < nk; k++) {
 			gq_wg_bar_wait(full0 + 8 * s, parity);
-			const uint64_t step = (uint64_t)(s * C::STAGE_BYTES) >> 4;
+			const uint32_t step = (uint32_t)(s * C::STAGE_BYTES) >> 4;
 			gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step,
 			                         (k % GQ_WG_CHUNK_KBLOCKS) == 0);
-			gq_wg_release<1>(empty0 + 8 * s, tid);
+			gq_wg_release<1>(empties, 8 * s, tid);
 			gq_wg_next_stage<C::STAGES>(s, parity, true);
 			if ((k % GQ_WG_CHUNK_KBLOCKS) == GQ_WG_CHUNK_KBLOCKS - 1 || k == nk - 1) {
 #pragma unroll

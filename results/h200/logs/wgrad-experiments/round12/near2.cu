@@ -177,8 +177,8 @@ __global__ void __launch_bounds__(NR_THREADS, 1)
 #pragma unroll
 	for (int i = 0; i < WN / 2; i++)
 		acc[i] = 0.f, sum[i] = 0.f;
-	const uint64_t da0 = gq_wg_desc(gq_wg_smem_addr(smem + wm * GQ_WG_BOX_BYTES));
-	const uint64_t db0 = gq_wg_desc(gq_wg_smem_addr(smem + C::A_BYTES));
+	const uint32_t da0 = gq_wg_desc_lo(gq_wg_smem_addr(smem + wm * GQ_WG_BOX_BYTES));
+	const uint32_t db0 = gq_wg_desc_lo(gq_wg_smem_addr(smem + C::A_BYTES));
 	int s = 0;
 	uint32_t parity = 0;
 	int i = 0;
@@ -189,7 +189,7 @@ __global__ void __launch_bounds__(NR_THREADS, 1)
 		const long long c1 = clock64();
 		tw += c1 - c0;
 		asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async → wgmma */
-		const uint64_t step = (uint64_t)(s * C::STAGE_BYTES) >> 4;
+		const uint32_t step = (uint32_t)(s * C::STAGE_BYTES) >> 4;
 		gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step,
 		                         (i % GQ_WG_CHUNK_KBLOCKS) == 0);
 		__syncwarp();
