@@ -14,11 +14,13 @@
  * byte count, by the producer, plus the copies' transaction bytes); empty[s] when every consumer
  * warp has finished reading it (one arrive per consumer warp). Round r = i / STAGES of K-block i
  * waits for phase parity r & 1 of full[s], and the producer, before refilling stage s in round r
- * ≥ 1, for parity (r − 1) & 1 of empty[s]. Both loops carry the stage, its parity and the shared
- * addresses (barriers, copy targets, wgmma descriptors) from one K-block to the next rather than
- * derive them from i, and a wait is one try_wait loop inside the asm whose tries may suspend the
- * thread until the phase completes (the suspend-time hint) rather than poll: together 0.3-0.7 %
- * faster at T ≥ 40963 on an H200 (results/h200/logs/wgrad-experiments.md, seventh round).
+ * ≥ 1, for parity (r − 1) & 1 of empty[s]. The producer's loop carries the stage, its parity and
+ * the shared addresses (barriers, copy targets) from one K-block to the next rather than derive
+ * them from i; the consumers' loop is unrolled over the ring's stages, so that a stage's barriers
+ * and descriptors are fixed offsets from the first stage's (fourteenth round); a wait is one
+ * try_wait loop inside the asm whose tries may suspend the thread until the phase completes (the
+ * suspend-time hint) rather than poll (with the carried state, 0.3-0.7 % faster at T ≥ 40963 on
+ * an H200: results/h200/logs/wgrad-experiments.md, seventh round).
  *
  * Clusters (gemm_wgmma.h, shared copies): each producer issues its part of the shared operand
  * multicast to every CTA of the cluster, completing on the same full[s] of each (so each CTA
