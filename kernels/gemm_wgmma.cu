@@ -576,9 +576,9 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	 * descriptor is its low 14 bits, the address over 16: adding to it moves it), which the
 	 * loop does not compute again. Each instruction here runs in every consumer warp for every
 	 * K-block, and at d_out 128, where the GEMM runs against the board's power limit (its SMs
-	 * at 1.3-1.5 GHz), they cost time: about 36 more a K-block and warp made it 4-6 % slower;
+	 * at 1.3-1.55 GHz), they cost time: about 36 more a K-block and warp made it 4-7 % slower;
 	 * the lean descriptors, barriers and this loop (87 instructions a K-block and warp before,
-	 * about 35 after) made the best split program there 0.5-2.4 % faster (fourteenth round of
+	 * about 35 after) made the best split program there 0.4-2.4 % faster (fourteenth round of
 	 * results/h200/logs/wgrad-experiments.md). */
 	const uint32_t full0 = gq_wg_smem_addr(full);
 	uint32_t empties[CL];
