@@ -210,32 +210,35 @@ template <int R> __device__ __forceinline__ void gq_wg_fence_regs(float (&d)[R])
 		asm volatile("" : "+f"(d[i])::"memory");
 }
 
+/* The asm of one wgmma with N columns: its head (the scale-d predicate from operand SD, the
+ * descriptors joined from the low words at operands A and B and the high word at operand H) and
+ * its eight accumulators from i on, as read-write operands. */
+#define GQ_WG_MMA_HEAD(SD, A, B, H)                                                                \
+	"{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %" #SD ", 0;\n"                        \
+	"mov.b64 da, {%" #A ", %" #H "};\nmov.b64 db, {%" #B ", %" #H "};\n"
+#define GQ_WG_ACC8(d, i)                                                                           \
+	"+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
+	    "+f"(d[i + 6]), "+f"(d[i + 7])
+
 /* D (+)= A·B for one k16 step, m64nNk16, BF16 in, FP32 accumulators, both operands MN-major
  * (imm-trans-a = imm-trans-b = 1); scale_d 0 overwrites D. */
 __device__ __forceinline__ void gq_wg_mma_n64(float (&d)[32], uint32_t da, uint32_t db, int scale_d)
 {
-	asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %34, 0;\n"
-	             "mov.b64 da, {%32, %35};\nmov.b64 db, {%33, %35};\n"
+	asm volatile(GQ_WG_MMA_HEAD(34, 32, 33, 35)
 	             "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
 	             "%0, %1, %2, %3, %4, %5, %6, %7, "
 	             "%8, %9, %10, %11, %12, %13, %14, %15, "
 	             "%16, %17, %18, %19, %20, %21, %22, %23, "
 	             "%24, %25, %26, %27, %28, %29, %30, %31"
 	             "}, da, db, p, 1, 1, 1, 1;\n}\n"
-	             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
-	               "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
-	               "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
-	               "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-	               "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-	               "+f"(d[30]), "+f"(d[31])
+	             : GQ_WG_ACC8(d, 0), GQ_WG_ACC8(d, 8), GQ_WG_ACC8(d, 16), GQ_WG_ACC8(d, 24)
 	             : "r"(da), "r"(db), "r"(scale_d), "r"(GQ_WG_DESC_HI));
 }
 
 __device__ __forceinline__ void gq_wg_mma_n128(float (&d)[64], uint32_t da, uint32_t db,
                                                int scale_d)
 {
-	asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %66, 0;\n"
-	             "mov.b64 da, {%64, %67};\nmov.b64 db, {%65, %67};\n"
+	asm volatile(GQ_WG_MMA_HEAD(66, 64, 65, 67)
 	             "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
 	             "%0, %1, %2, %3, %4, %5, %6, %7, "
 	             "%8, %9, %10, %11, %12, %13, %14, %15, "
@@ -246,17 +249,8 @@ __device__ __forceinline__ void gq_wg_mma_n128(float (&d)[64], uint32_t da, uint
 	             "%48, %49, %50, %51, %52, %53, %54, %55, "
 	             "%56, %57, %58, %59, %60, %61, %62, %63"
 	             "}, da, db, p, 1, 1, 1, 1;\n}\n"
-	             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
-	               "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
-	               "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
-	               "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-	               "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-	               "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
-	               "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
-	               "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-	               "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
-	               "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
-	               "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+	             : GQ_WG_ACC8(d, 0), GQ_WG_ACC8(d, 8), GQ_WG_ACC8(d, 16), GQ_WG_ACC8(d, 24),
+	               GQ_WG_ACC8(d, 32), GQ_WG_ACC8(d, 40), GQ_WG_ACC8(d, 48), GQ_WG_ACC8(d, 56)
 	             : "r"(da), "r"(db), "r"(scale_d), "r"(GQ_WG_DESC_HI));
 }
 

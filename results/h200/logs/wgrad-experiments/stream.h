@@ -110,6 +110,30 @@ __global__ void stream_fill(uint16_t *v, int64_t n, uint32_t seed)
 	}
 }
 
+/* The operands of the d_out ≤ 128 diagnostics (drift.cu, clock.cu, energy.cu) at T tokens: x
+ * [T, 5120] and g [T, 128] BF16 and out [128, 5120] FP32, allocated; wgrad_fill gives x and g
+ * stream_fill's values (seeds 1 and 2), on the default stream. */
+struct wgrad_operands {
+	uint16_t *x, *g;
+	float *out;
+};
+
+static wgrad_operands wgrad_alloc(int64_t T)
+{
+	wgrad_operands o;
+	CHECK(cudaMalloc(&o.x, (size_t)T * 5120 * 2));
+	CHECK(cudaMalloc(&o.g, (size_t)T * 128 * 2));
+	CHECK(cudaMalloc(&o.out, (size_t)128 * 5120 * 4));
+	return o;
+}
+
+static void wgrad_fill(const wgrad_operands &o, int64_t T)
+{
+	stream_fill<<<1024, 256>>>(o.x, T * 5120, 1);
+	stream_fill<<<1024, 256>>>(o.g, T * 128, 2);
+	CHECK(cudaGetLastError());
+}
+
 /* max |a − b| / max |b|. */
 static double max_rel(const std::vector<float> &a, const std::vector<float> &b)
 {

@@ -136,11 +136,9 @@ int main(int argc, char **argv)
 	stream_args(argc, argv, "drift", &T, &only_n);
 	const diag_gpu gpu = diag_gpu_open();
 	flush_buf = gpu.flush, flush_bytes = gpu.flush_bytes;
-	uint16_t *x, *g;
-	float *out;
-	CHECK(cudaMalloc(&x, (size_t)T * 5120 * 2));
-	CHECK(cudaMalloc(&g, (size_t)T * 128 * 2));
-	CHECK(cudaMalloc(&out, (size_t)128 * 5120 * 4));
+	const wgrad_operands ops = wgrad_alloc(T);
+	uint16_t *const x = ops.x, *const g = ops.g;
+	float *const out = ops.out;
 	/* the halves first, with x as scratch: its values are filled in after */
 	CHECK(cudaMemset(x, 0, (size_t)T * 5120 * 2));
 	const hv_halves halves =
@@ -185,9 +183,7 @@ int main(int argc, char **argv)
 				q++;
 		}
 	}
-	stream_fill<<<1024, 256>>>(x, T * 5120, 1);
-	stream_fill<<<1024, 256>>>(g, T * 128, 2);
-	CHECK(cudaGetLastError());
+	wgrad_fill(ops, T);
 	unsigned long long *d_trace;
 	const size_t max_ctas = 1024;
 	CHECK(cudaMalloc(&d_trace, max_ctas * GQX_TSLOTS * 8));

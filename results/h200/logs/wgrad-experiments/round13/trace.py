@@ -5,18 +5,20 @@
 K-block its consumers finish (slot 2 + i / 4, below GQX_TSLOTS - 1) and after its tile's adds
 (slot GQX_TSLOTS - 1).
 
-    python3 results/h200/logs/wgrad-experiments/round13/trace.py /tmp/trace/gemm_wgmma_trace.cu
+    python3 results/h200/logs/wgrad-experiments/round13/trace.py /tmp/trace/gemm_wgmma_trace.cu \
+        [SRC]
+
+SRC: the kernel's source, default kernels/gemm_wgmma.cu; the anchors are those of ca46f66 to
+c77c08c's tree (the thirteenth round's runs), e.g. `git show ca46f66:kernels/gemm_wgmma.cu`.
 """
+import os
 import sys
 
-src = open('kernels/gemm_wgmma.cu').read()
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from kernel_src import KernelSource  # noqa: E402
 
-
-def put(anchor, text, before=False):
-    global src
-    if src.count(anchor) != 1:
-        sys.exit(f'trace.py: the anchor is not in kernels/gemm_wgmma.cu once: {anchor!r}')
-    src = src.replace(anchor, text + anchor if before else anchor + text)
+kernel = KernelSource('trace.py', sys.argv)
+put = kernel.put
 
 
 put("/* STREAM_B: B's copies", '''#define GQX_TSLOTS 128
@@ -62,4 +64,4 @@ put('''		                                          (int)(n0 + WN * wn), (int)(m0
 				tr[GQX_TSLOTS - 1] = gqx_now();
 		}
 ''')
-open(sys.argv[1], 'w').write(src)
+kernel.write()

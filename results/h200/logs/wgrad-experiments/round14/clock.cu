@@ -22,7 +22,8 @@
  * where ours is the faster), planned as kernels.c plans them (FP32 out: a memset of out, then the
  * kernel adding into it), and checked against cuBLASLt's algorithm 0 first.
  */
-#include "../../../../../kernels/gemm_wgmma.cu"
+#include "../../../../../kernels/gemm_wgmma.cu" /* first: the headers below build on it */
+
 #include "../diag.h"
 #include "../stream.h"
 #include "probe.h"
@@ -34,40 +35,22 @@ int main(int argc, char **argv)
 	stream_args(argc, argv, "clock", &T, &only_n);
 	const diag_gpu gpu = diag_gpu_open();
 	flush_buf = gpu.flush, flush_bytes = gpu.flush_bytes;
-	uint16_t *x, *g;
-	float *out;
-	CHECK(cudaMalloc(&x, (size_t)T * 5120 * 2));
-	CHECK(cudaMalloc(&g, (size_t)T * 128 * 2));
-	CHECK(cudaMalloc(&out, (size_t)128 * 5120 * 4));
-	stream_fill<<<1024, 256>>>(x, T * 5120, 1);
-	stream_fill<<<1024, 256>>>(g, T * 128, 2);
-	CHECK(cudaGetLastError());
-	const int max_pairs = 1 << 23;
-	unsigned long long *d_pairs, *d_marks;
-	int *d_stop, *d_n, *d_sm;
-	CHECK(cudaMalloc(&d_pairs, (size_t)max_pairs * 16));
+	const wgrad_operands ops = wgrad_alloc(T);
+	uint16_t *const x = ops.x, *const g = ops.g;
+	float *const out = ops.out;
+	wgrad_fill(ops, T);
+	clk_probe_buf probe = clk_probe_open(1 << 23);
+	const std::vector<unsigned long long> &pairs = probe.host;
+	unsigned long long *d_marks;
 	CHECK(cudaMalloc(&d_marks, (size_t)(2 * launches + 2) * 8));
-	CHECK(cudaMalloc(&d_stop, 4));
-	CHECK(cudaMalloc(&d_n, 4));
-	CHECK(cudaMalloc(&d_sm, 4));
-	cudaStream_t side;
-	CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
 	cublasLtHandle_t lt;
 	LT(cublasLtCreate(&lt));
-	std::vector<unsigned long long> pairs((size_t)max_pairs * 2), marks(2 * launches + 2);
+	std::vector<unsigned long long> marks(2 * launches + 2);
 	printf("# T %lld, %d SMs; phases of %d launches, each after the L2 flush\n", (long long)T,
 	       gpu.sms, launches);
 	printf("# %-28s %9s %9s %8s %8s %8s %8s %14s %14s\n", "program", "op us", "op p90",
 	       "MHz p10", "MHz p50", "MHz p90", "flush", "host start", "host end");
-	struct pcase {
-		int64_t n, m;
-		int bm, bn, splits;
-	};
-	const pcase cases[] = {{4096, 128, 128, 128, 4},
-	                       {4096, 128, 64, 256, 4},
-	                       {5120, 128, 128, 128, 3},
-	                       {4096, 32, 64, 128, 4}};
-	for (const pcase &c : cases) {
+	for (const clk_case &c : clk_cases) {
 		if (only_n && c.n != only_n)
 			continue;
 		const int64_t M = c.m, N = c.n;
@@ -100,10 +83,7 @@ int main(int argc, char **argv)
 		    name, max_rel(got, ref), best_a, found);
 		for (int phase = 0; phase < 4; phase++) {
 			const bool mine = phase % 2 == 0;
-			CHECK(cudaMemset(d_stop, 0, 4));
-			CHECK(cudaDeviceSynchronize());
-			clk_probe<<<1, 32, 0, side>>>(d_pairs, max_pairs, d_stop, d_n, d_sm);
-			CHECK(cudaGetLastError());
+			clk_probe_start(probe);
 			const double h0 = host_now();
 			for (int i = 0; i < launches; i++) {
 				CHECK(cudaMemsetAsync(flush_buf, i, flush_bytes));
@@ -117,15 +97,10 @@ int main(int argc, char **argv)
 				clk_mark<<<1, 1>>>(d_marks + 2 * i + 1);
 				CHECK(cudaGetLastError());
 			}
-			clk_stop<<<1, 1>>>(d_stop);
-			CHECK(cudaGetLastError());
 			CHECK(cudaDeviceSynchronize());
 			const double h1 = host_now();
-			int n = 0, sm = 0;
-			CHECK(cudaMemcpy(&n, d_n, 4, cudaMemcpyDeviceToHost));
-			CHECK(cudaMemcpy(&sm, d_sm, 4, cudaMemcpyDeviceToHost));
-			CHECK(cudaMemcpy(pairs.data(), d_pairs, (size_t)n * 16,
-			                 cudaMemcpyDeviceToHost));
+			int sm = 0;
+			const int n = clk_probe_end(probe, &sm);
 			CHECK(cudaMemcpy(marks.data(), d_marks, (size_t)2 * launches * 8,
 			                 cudaMemcpyDeviceToHost));
 			std::vector<double> us, mhz, fl;

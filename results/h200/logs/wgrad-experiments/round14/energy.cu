@@ -2,8 +2,9 @@
  * instructions against cuBLASLt's (fourteenth round of ../../wgrad-experiments.md). Not part of
  * the build.
  *
- *   mkdir -p /tmp/pad && python3 results/h200/logs/wgrad-experiments/round14/pad.py \
- *       /tmp/pad/gemm_wgmma_pad.cu
+ *   mkdir -p /tmp/pad && git show 7f660a7:kernels/gemm_wgmma.cu > /tmp/pad/src.cu
+ *   python3 results/h200/logs/wgrad-experiments/round14/pad.py /tmp/pad/gemm_wgmma_pad.cu \
+ *       /tmp/pad/src.cu
  *   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -Ikernels -Iharness -I/tmp/pad \
  *       -o build-exp/energy results/h200/logs/wgrad-experiments/round14/energy.cu -lcublasLt \
  *       -lcuda -ldl
@@ -26,9 +27,10 @@
  * flush, with NVML's energy counter read before and after (the flush's energy per launch is taken
  * off the others') and the probe's mean SM clock over them.
  */
+#include "gemm_wgmma_pad.cu" /* first: diag.h, stream.h and probe.h build on it */
+
 #include "../diag.h"
 #include "../stream.h"
-#include "gemm_wgmma_pad.cu"
 #include "probe.h"
 
 #include <dlfcn.h>
@@ -76,39 +78,19 @@ int main(int argc, char **argv)
 	nvml_open();
 	const diag_gpu gpu = diag_gpu_open();
 	flush_buf = gpu.flush, flush_bytes = gpu.flush_bytes;
-	uint16_t *x, *g;
-	float *out;
-	CHECK(cudaMalloc(&x, (size_t)T * 5120 * 2));
-	CHECK(cudaMalloc(&g, (size_t)T * 128 * 2));
-	CHECK(cudaMalloc(&out, (size_t)128 * 5120 * 4));
-	stream_fill<<<1024, 256>>>(x, T * 5120, 1);
-	stream_fill<<<1024, 256>>>(g, T * 128, 2);
-	CHECK(cudaGetLastError());
-	const int max_pairs = 1 << 24;
-	unsigned long long *d_pairs;
-	int *d_stop, *d_n, *d_sm;
-	CHECK(cudaMalloc(&d_pairs, (size_t)max_pairs * 16));
-	CHECK(cudaMalloc(&d_stop, 4));
-	CHECK(cudaMalloc(&d_n, 4));
-	CHECK(cudaMalloc(&d_sm, 4));
-	std::vector<unsigned long long> pairs((size_t)max_pairs * 2);
-	cudaStream_t side;
-	CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+	const wgrad_operands ops = wgrad_alloc(T);
+	uint16_t *const x = ops.x, *const g = ops.g;
+	float *const out = ops.out;
+	wgrad_fill(ops, T);
+	clk_probe_buf probe = clk_probe_open(1 << 24);
+	const std::vector<unsigned long long> &pairs = probe.host;
 	cublasLtHandle_t lt;
 	LT(cublasLtCreate(&lt));
 	printf("# T %lld, %d SMs; op times: medians of %d launches after the L2 flush, 3 rounds; "
 	       "energy over %d launches\n",
 	       (long long)T, gpu.sms, launches - 1, energy_launches);
-	struct pcase {
-		int64_t n, m;
-		int bm, bn, splits;
-	};
-	const pcase cases[] = {{4096, 128, 128, 128, 4},
-	                       {4096, 128, 64, 256, 4},
-	                       {5120, 128, 128, 128, 3},
-	                       {4096, 32, 64, 128, 4}};
 	const int pads[] = {0, 2, 4};
-	for (const pcase &c : cases) {
+	for (const clk_case &c : clk_cases) {
 		if (only_n && c.n != only_n)
 			continue;
 		const int64_t M = c.m, N = c.n;
@@ -167,10 +149,7 @@ int main(int argc, char **argv)
 				set_pad(0);
 			if (v == 2)
 				set_pad(4);
-			CHECK(cudaMemset(d_stop, 0, 4));
-			CHECK(cudaDeviceSynchronize());
-			clk_probe<<<1, 32, 0, side>>>(d_pairs, max_pairs, d_stop, d_n, d_sm);
-			CHECK(cudaGetLastError());
+			clk_probe_start(probe);
 			const unsigned long long e0 = energy_mj();
 			const double h0 = host_now();
 			for (int i = 0; i < energy_launches; i++) {
@@ -184,13 +163,7 @@ int main(int argc, char **argv)
 			CHECK(cudaDeviceSynchronize());
 			const double h1 = host_now();
 			const unsigned long long e1 = energy_mj();
-			clk_stop<<<1, 1>>>(d_stop);
-			CHECK(cudaGetLastError());
-			CHECK(cudaDeviceSynchronize());
-			int n = 0;
-			CHECK(cudaMemcpy(&n, d_n, 4, cudaMemcpyDeviceToHost));
-			CHECK(cudaMemcpy(pairs.data(), d_pairs, (size_t)n * 16,
-			                 cudaMemcpyDeviceToHost));
+			const int n = clk_probe_end(probe, NULL);
 			const double mj = (double)(e1 - e0) / energy_launches;
 			if (v == 0)
 				flush_mj = mj;

@@ -1,24 +1,26 @@
 #!/usr/bin/env python3
-"""pad.py: kernels/gemm_wgmma.cu with the fourteenth round's padding, written to argv[1]
+"""pad.py: the wgrad kernel's source with the fourteenth round's padding, written to argv[1]
 (energy.cu includes it as gemm_wgmma_pad.cu). The consumers of gq_wg_kernel, after releasing each
 stage, run gqx_pad rounds of integer work that changes nothing they compute: each round eight
 multiply-adds with shifts over four registers (about 18 instructions a warp, with the loop's), whose
 result only decides a store to gqx_sink that never happens. gqx_pad = 0 (the default) skips it with
 one branch per K-block.
 
-    python3 results/h200/logs/wgrad-experiments/round14/pad.py /tmp/pad/gemm_wgmma_pad.cu
+    git show 7f660a7:kernels/gemm_wgmma.cu > /tmp/pad/src.cu
+    python3 results/h200/logs/wgrad-experiments/round14/pad.py /tmp/pad/gemm_wgmma_pad.cu \
+        /tmp/pad/src.cu
+
+SRC (the second argument): the kernel's source, default kernels/gemm_wgmma.cu; the anchors are
+7f660a7's, the kernel call 2 ran.
 """
+import os
 import sys
 
-src = open('kernels/gemm_wgmma.cu').read()
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from kernel_src import KernelSource  # noqa: E402
 
-
-def put(anchor, text, before=False):
-    global src
-    if src.count(anchor) != 1:
-        sys.exit(f'pad.py: the anchor is not in kernels/gemm_wgmma.cu once: {anchor!r}')
-    src = src.replace(anchor, text + anchor if before else anchor + text)
-
+kernel = KernelSource('pad.py', sys.argv)
+put = kernel.put
 
 put("/* STREAM_B: B's copies", '''__device__ int gqx_pad;
 __device__ unsigned gqx_sink;
@@ -52,4 +54,4 @@ put('''	/* Epilogue. Accumulator j of lane l in warp w (of the warpgroup) is row
 		gqx_sink = x0;
 
 ''', before=True)
-open(sys.argv[1], 'w').write(src)
+kernel.write()

@@ -1,7 +1,8 @@
-/* probe.h: what clock.cu and energy.cu share (include it after diag.h): a probe kernel that
- * samples %globaltimer and clock64 on a second stream while other kernels run, one-thread kernels
- * that write %globaltimer (marks) and stop the probe, the SM clock between two times from its
- * samples, the host's time, and percentiles. */
+/* probe.h: what clock.cu and energy.cu share (include it after diag.h and stream.h): a probe
+ * kernel that samples %globaltimer and clock64 on a second stream while other kernels run, its
+ * buffers and how it is started and stopped, one-thread kernels that write %globaltimer (marks),
+ * the SM clock between two times from its samples, the host's time, percentiles, and the split
+ * programs that both time. */
 #pragma once
 
 #include <sys/time.h>
@@ -89,3 +90,58 @@ static double mhz_between(const std::vector<unsigned long long> &p, int n, unsig
 	const double dt = (double)(p[2 * z] - p[2 * a]), dc = (double)(p[2 * z + 1] - p[2 * a + 1]);
 	return dt > 0 ? dc / dt * 1000.0 : 0;
 }
+
+/* The probe's buffers (max pairs), its stream and the host's copy of its samples. */
+struct clk_probe_buf {
+	unsigned long long *pairs;
+	int *stop, *n, *sm;
+	int max;
+	cudaStream_t side;
+	std::vector<unsigned long long> host;
+};
+
+static clk_probe_buf clk_probe_open(int max)
+{
+	clk_probe_buf b;
+	b.max = max;
+	CHECK(cudaMalloc(&b.pairs, (size_t)max * 16));
+	CHECK(cudaMalloc(&b.stop, 4));
+	CHECK(cudaMalloc(&b.n, 4));
+	CHECK(cudaMalloc(&b.sm, 4));
+	CHECK(cudaStreamCreateWithFlags(&b.side, cudaStreamNonBlocking));
+	b.host.resize((size_t)max * 2);
+	return b;
+}
+
+/* Start the probe once the device is idle. */
+static void clk_probe_start(clk_probe_buf &b)
+{
+	CHECK(cudaMemset(b.stop, 0, 4));
+	CHECK(cudaDeviceSynchronize());
+	clk_probe<<<1, 32, 0, b.side>>>(b.pairs, b.max, b.stop, b.n, b.sm);
+	CHECK(cudaGetLastError());
+}
+
+/* Stop the probe after the default stream's work and fetch its samples into b.host: their
+ * count, and its SM to *sm where sm is not NULL. */
+static int clk_probe_end(clk_probe_buf &b, int *sm)
+{
+	clk_stop<<<1, 1>>>(b.stop);
+	CHECK(cudaGetLastError());
+	CHECK(cudaDeviceSynchronize());
+	int n = 0;
+	CHECK(cudaMemcpy(&n, b.n, 4, cudaMemcpyDeviceToHost));
+	if (sm)
+		CHECK(cudaMemcpy(sm, b.sm, 4, cudaMemcpyDeviceToHost));
+	CHECK(cudaMemcpy(b.host.data(), b.pairs, (size_t)n * 16, cudaMemcpyDeviceToHost));
+	return n;
+}
+
+/* The split programs that matter at d_out 128 (n128 and n256 with 4 splits at 4096, n128 with 3
+ * at 5120) and, for comparison, 4096x32 n128:s4: out[m, n] with a bm×bn tile. */
+struct clk_case {
+	int64_t n, m;
+	int bm, bn, splits;
+};
+static const clk_case clk_cases[] = {
+    {4096, 128, 128, 128, 4}, {4096, 128, 64, 256, 4}, {5120, 128, 128, 128, 3}, {4096, 32, 64, 128, 4}};

@@ -5,17 +5,13 @@
 # build-exp/bins.tgz with build-exp/gemmq, run from build/ as ctest runs them; then build-exp/clock
 # (clock.cu, the nvcc line at its top) at T = 65537 and 40963, with nvidia-smi sampling the clocks,
 # the power and the clock event reasons every 20 ms beside it.
+# (The run wrote the serial to gpu-1.txt and had the eleventh round's test loop written out here;
+# the loop is now ../round11/run4.sh's, sourced, which also defines snap and writes gpu.txt.)
 mkdir -p /tmp/o
 tar xzf build-exp/bins.tgz
 mkdir -p build && cp build-exp/gemmq build/gemmq
-nvidia-smi --query-gpu=name,serial --format=csv,noheader | tee /tmp/o/gpu-1.txt
 nvidia-smi -q -d POWER,CLOCK,PERFORMANCE,TEMPERATURE > /tmp/o/smi-q.txt 2>&1
-snap() { echo "$1" | tee -a /tmp/o/runs.txt; tar czf $OUT/all.tgz -C /tmp o; }
-for t in reference timing timing_engine time_fault cupti_late kernels programs det_processes; do
-  s=$(date +%s)
-  (cd build && timeout 300 ../build-exp/gpu_test_gpu_$t > /tmp/o/gpu_test_gpu_$t.log 2>&1)
-  snap "gpu_test_gpu_$t rc=$? $(( $(date +%s) - s )) s"
-done
+. results/h200/logs/wgrad-experiments/round11/run4.sh
 q=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active
 nvidia-smi --query-gpu=$q --format=csv -lms 20 > /tmp/o/smi.csv 2>&1 &
 smi=$!

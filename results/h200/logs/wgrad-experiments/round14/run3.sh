@@ -5,25 +5,29 @@
 # build-exp/gpu_test_gpu_{kernels,programs}-l (the lean consumers: descriptors as their low words,
 # the warpgroup index broadcast from lane 0, the cluster's barriers mapped once). The lean build's
 # GPU tests and FP64 check, then the memory-bound bench of both, three times each, interleaved,
-# and both builds' SASS.
-c=3
-tar xzf build-exp/ab3.tgz
-mkdir -p build && cp build-exp/gemmq-l build/gemmq
+# and both builds' SASS. run4.sh runs these lines with CALL=4 and its own builds: TGZ (the
+# archive), BUILDS (the builds benched, main's first), TESTED (the build tested), SASS (the builds
+# disassembled).
+c=${CALL:-3}
+tgz=${TGZ:-build-exp/ab3.tgz} builds=${BUILDS:-"m l"} t=${TESTED:-l} sass=${SASS:-"m l"}
+tar xzf $tgz
+mkdir -p build && cp build-exp/gemmq-$t build/gemmq
 . results/h200/logs/wgrad-experiments/round9/prologue.sh
 nvidia-smi --query-gpu=name,serial --format=csv,noheader > /tmp/o/gpu-$c.txt
-for t in kernels programs; do
-  (cd build && timeout 150 ../build-exp/gpu_test_gpu_$t-l > /tmp/o/gpu_test_gpu_$t-l.log 2>&1)
-  snap "gpu_test_gpu_$t-l rc=$?"
+for x in kernels programs; do
+  (cd build && timeout 150 ../build-exp/gpu_test_gpu_$x-$t > /tmp/o/gpu_test_gpu_$x-$t.log 2>&1)
+  snap "gpu_test_gpu_$x-$t rc=$?"
 done
-check l build-exp/gemmq-l
+check $t build-exp/gemmq-$t
 snap "check done"
-for i in 1 2 3; do run m_$i build-exp/gemmq-m; run l_$i build-exp/gemmq-l; done
+for i in 1 2 3; do for b in $builds; do run ${b}_$i build-exp/gemmq-$b; done; done
 snap "ab done"
-for b in m l; do
+for b in $sass; do
   cuobjdump -sass build-exp/gemmq-$b 2>&1 | gzip > /tmp/o/sass-$b.txt.gz
 done
 snap "sass done"
-python3 results/h200/logs/wgrad-experiments/round3/summarize.py tsv /tmp/r/[ml]_*.json > /tmp/o/variants-3.tsv
-python3 results/h200/logs/wgrad-experiments/round8/group.py /tmp/o/variants-3.tsv m
-python3 results/h200/logs/wgrad-experiments/round3/summarize.py table /tmp/o/variants-3.tsv
+python3 results/h200/logs/wgrad-experiments/round3/summarize.py tsv \
+  $(for b in $builds; do echo /tmp/r/${b}_*.json; done) > /tmp/o/variants-$c.tsv
+python3 results/h200/logs/wgrad-experiments/round8/group.py /tmp/o/variants-$c.tsv m
+python3 results/h200/logs/wgrad-experiments/round3/summarize.py table /tmp/o/variants-$c.tsv
 snap "tables done"
