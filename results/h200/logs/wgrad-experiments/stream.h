@@ -111,27 +111,23 @@ __global__ void stream_fill(uint16_t *v, int64_t n, uint32_t seed)
 }
 
 /* The operands of the d_out ≤ 128 diagnostics (drift.cu, clock.cu, energy.cu) at T tokens: x
- * [T, 5120] and g [T, 128] BF16 and out [128, 5120] FP32, allocated; wgrad_fill gives x and g
- * stream_fill's values (seeds 1 and 2), on the default stream. */
-struct wgrad_operands {
-	uint16_t *x, *g;
-	float *out;
-};
-
-static wgrad_operands wgrad_alloc(int64_t T)
+ * [T, 5120] and g [T, 128] BF16 and out [128, 5120] FP32. wgrad_fill gives x and g
+ * stream_fill's values (seeds 1 and 2), on the default stream; wgrad_alloc allocates them and,
+ * with fill, fills them so. */
+static void wgrad_fill(uint16_t *x, uint16_t *g, int64_t T)
 {
-	wgrad_operands o;
-	CHECK(cudaMalloc(&o.x, (size_t)T * 5120 * 2));
-	CHECK(cudaMalloc(&o.g, (size_t)T * 128 * 2));
-	CHECK(cudaMalloc(&o.out, (size_t)128 * 5120 * 4));
-	return o;
+	stream_fill<<<1024, 256>>>(x, T * 5120, 1);
+	stream_fill<<<1024, 256>>>(g, T * 128, 2);
+	CHECK(cudaGetLastError());
 }
 
-static void wgrad_fill(const wgrad_operands &o, int64_t T)
+static void wgrad_alloc(int64_t T, uint16_t **x, uint16_t **g, float **out, bool fill)
 {
-	stream_fill<<<1024, 256>>>(o.x, T * 5120, 1);
-	stream_fill<<<1024, 256>>>(o.g, T * 128, 2);
-	CHECK(cudaGetLastError());
+	CHECK(cudaMalloc(x, (size_t)T * 5120 * 2));
+	CHECK(cudaMalloc(g, (size_t)T * 128 * 2));
+	CHECK(cudaMalloc(out, (size_t)128 * 5120 * 4));
+	if (fill)
+		wgrad_fill(*x, *g, T);
 }
 
 /* max |a − b| / max |b|. */
@@ -162,6 +158,15 @@ static void stream_args(int argc, char **argv, const char *name, int64_t *T, int
 		fprintf(stderr, "usage: %s [T [N [LAUNCHES]]]\n", name);
 		exit(2);
 	}
+}
+
+/* stream_args, then the current device (diag_gpu_open) with its flush buffer as flush_buf. */
+static diag_gpu stream_open(int argc, char **argv, const char *name, int64_t *T, int64_t *only_n)
+{
+	stream_args(argc, argv, name, T, only_n);
+	const diag_gpu gpu = diag_gpu_open();
+	flush_buf = gpu.flush, flush_bytes = gpu.flush_bytes;
+	return gpu;
 }
 
 /* The median of `launches` launches (the first a warm-up, unless there is only one), each after

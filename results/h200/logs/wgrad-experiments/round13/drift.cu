@@ -133,12 +133,10 @@ static double pct(std::vector<double> v, double q)
 int main(int argc, char **argv)
 {
 	int64_t T = 0, only_n = 0;
-	stream_args(argc, argv, "drift", &T, &only_n);
-	const diag_gpu gpu = diag_gpu_open();
-	flush_buf = gpu.flush, flush_bytes = gpu.flush_bytes;
-	const wgrad_operands ops = wgrad_alloc(T);
-	uint16_t *const x = ops.x, *const g = ops.g;
-	float *const out = ops.out;
+	const diag_gpu gpu = stream_open(argc, argv, "drift", &T, &only_n);
+	uint16_t *x, *g;
+	float *out;
+	wgrad_alloc(T, &x, &g, &out, false);
 	/* the halves first, with x as scratch: its values are filled in after */
 	CHECK(cudaMemset(x, 0, (size_t)T * 5120 * 2));
 	const hv_halves halves =
@@ -183,7 +181,7 @@ int main(int argc, char **argv)
 				q++;
 		}
 	}
-	wgrad_fill(ops, T);
+	wgrad_fill(x, g, T);
 	unsigned long long *d_trace;
 	const size_t max_ctas = 1024;
 	CHECK(cudaMalloc(&d_trace, max_ctas * GQX_TSLOTS * 8));

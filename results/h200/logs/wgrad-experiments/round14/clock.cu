@@ -32,13 +32,10 @@ int main(int argc, char **argv)
 {
 	launches = 2000;
 	int64_t T = 0, only_n = 0;
-	stream_args(argc, argv, "clock", &T, &only_n);
-	const diag_gpu gpu = diag_gpu_open();
-	flush_buf = gpu.flush, flush_bytes = gpu.flush_bytes;
-	const wgrad_operands ops = wgrad_alloc(T);
-	uint16_t *const x = ops.x, *const g = ops.g;
-	float *const out = ops.out;
-	wgrad_fill(ops, T);
+	const diag_gpu gpu = stream_open(argc, argv, "clock", &T, &only_n);
+	uint16_t *x, *g;
+	float *out;
+	wgrad_alloc(T, &x, &g, &out, true);
 	clk_probe_buf probe = clk_probe_open(1 << 23);
 	const std::vector<unsigned long long> &pairs = probe.host;
 	unsigned long long *d_marks;
@@ -50,9 +47,7 @@ int main(int argc, char **argv)
 	       gpu.sms, launches);
 	printf("# %-28s %9s %9s %8s %8s %8s %8s %14s %14s\n", "program", "op us", "op p90",
 	       "MHz p10", "MHz p50", "MHz p90", "flush", "host start", "host end");
-	for (const clk_case &c : clk_cases) {
-		if (only_n && c.n != only_n)
-			continue;
+	for (const clk_case &c : clk_cases_at(only_n)) {
 		const int64_t M = c.m, N = c.n;
 		const size_t ob = (size_t)M * N * 4;
 		std::vector<float> ref, got(M * N);

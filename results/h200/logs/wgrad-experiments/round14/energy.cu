@@ -72,16 +72,13 @@ int main(int argc, char **argv)
 {
 	launches = 15;
 	int64_t T = 0, only_n = 0;
-	stream_args(argc, argv, "energy", &T, &only_n);
+	const diag_gpu gpu = stream_open(argc, argv, "energy", &T, &only_n);
 	const int energy_launches =
 	    getenv("ENERGY_LAUNCHES") ? atoi(getenv("ENERGY_LAUNCHES")) : 8000;
 	nvml_open();
-	const diag_gpu gpu = diag_gpu_open();
-	flush_buf = gpu.flush, flush_bytes = gpu.flush_bytes;
-	const wgrad_operands ops = wgrad_alloc(T);
-	uint16_t *const x = ops.x, *const g = ops.g;
-	float *const out = ops.out;
-	wgrad_fill(ops, T);
+	uint16_t *x, *g;
+	float *out;
+	wgrad_alloc(T, &x, &g, &out, true);
 	clk_probe_buf probe = clk_probe_open(1 << 24);
 	const std::vector<unsigned long long> &pairs = probe.host;
 	cublasLtHandle_t lt;
@@ -90,9 +87,7 @@ int main(int argc, char **argv)
 	       "energy over %d launches\n",
 	       (long long)T, gpu.sms, launches - 1, energy_launches);
 	const int pads[] = {0, 2, 4};
-	for (const clk_case &c : clk_cases) {
-		if (only_n && c.n != only_n)
-			continue;
+	for (const clk_case &c : clk_cases_at(only_n)) {
 		const int64_t M = c.m, N = c.n;
 		const size_t ob = (size_t)M * N * 4;
 		std::vector<float> ref, got(M * N);

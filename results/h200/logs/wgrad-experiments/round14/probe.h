@@ -145,3 +145,13 @@ struct clk_case {
 };
 static const clk_case clk_cases[] = {
     {4096, 128, 128, 128, 4}, {4096, 128, 64, 256, 4}, {5120, 128, 128, 128, 3}, {4096, 32, 64, 128, 4}};
+
+/* The cases at N = only_n (every case where only_n is 0). */
+static std::vector<clk_case> clk_cases_at(int64_t only_n)
+{
+	std::vector<clk_case> v;
+	for (const clk_case &c : clk_cases)
+		if (!only_n || c.n == only_n)
+			v.push_back(c);
+	return v;
+}
