@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# run7.sh: fourteenth round, call 7 (one H200, the last three minutes), from the repository root:
+# run7.sh: fourteenth round, prepared as call 7 but not run (the device time left could not start
+# a machine); for a next round, from the repository root:
 #   bash results/h200/logs/wgrad-experiments/round14/run7.sh   (writes $OUT/all.tgz after every step)
-# build-exp/ab7.tgz holds build-exp/gemmq-m (70fc146, main) and build-exp/gemmq-c with
+# build-exp/ab7.tgz is to hold build-exp/gemmq-m (main) and build-exp/gemmq-c with
 # build-exp/gpu_test_gpu_kernels-c (chunks.patch: the consumers' rounds a multiple of both the
 # ring and the chunk, so that a K-block's chunk start and end are known at compile time). Its
 # kernel test and FP64 check, then the memory-bound bench of both, twice each, interleaved.
