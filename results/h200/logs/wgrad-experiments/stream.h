@@ -130,6 +130,15 @@ static void wgrad_alloc(int64_t T, uint16_t **x, uint16_t **g, float **out, bool
 		wgrad_fill(*x, *g, T);
 }
 
+/* The q-quantile of v (0 the smallest, 1 the largest; 0 for none), the nearest rank. */
+static double pct(std::vector<double> v, double q)
+{
+	if (v.empty())
+		return 0;
+	std::sort(v.begin(), v.end());
+	return v[(size_t)(q * (v.size() - 1) + 0.5)];
+}
+
 /* max |a − b| / max |b|. */
 static double max_rel(const std::vector<float> &a, const std::vector<float> &b)
 {

@@ -124,12 +124,6 @@ struct drift_case {
 	int bm, bn;
 };
 
-static double pct(std::vector<double> v, double q)
-{
-	std::sort(v.begin(), v.end());
-	return v[(size_t)std::min<double>(v.size() - 1, floor(q * (v.size() - 1) + 0.5))];
-}
-
 int main(int argc, char **argv)
 {
 	int64_t T = 0, only_n = 0;

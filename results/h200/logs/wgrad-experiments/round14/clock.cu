@@ -111,8 +111,9 @@ int main(int argc, char **argv)
 					fl.push_back(ff);
 			}
 			char label[96];
-			snprintf(label, sizeof(label), "%s", mine ? name : "cuBLASLt");
-			if (!mine)
+			if (mine)
+				snprintf(label, sizeof(label), "%s", name);
+			else
 				snprintf(label, sizeof(label), "cuBLASLt algo %d", best_a);
 			printf(
 			    "  %-28s %9.2f %9.2f %8.0f %8.0f %8.0f %8.0f %14.3f %14.3f  (probe on "

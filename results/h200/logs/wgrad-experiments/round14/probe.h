@@ -1,8 +1,8 @@
 /* probe.h: what clock.cu and energy.cu share (include it after diag.h and stream.h): a probe
  * kernel that samples %globaltimer and clock64 on a second stream while other kernels run, its
  * buffers and how it is started and stopped, one-thread kernels that write %globaltimer (marks),
- * the SM clock between two times from its samples, the host's time, percentiles, and the split
- * programs that both time. */
+ * the SM clock between two times from its samples, the host's time, and the split programs that
+ * both time. */
 #pragma once
 
 #include <sys/time.h>
@@ -53,20 +53,12 @@ static double host_now()
 	return tv.tv_sec + tv.tv_usec * 1e-6;
 }
 
-static double pct(std::vector<double> v, double q)
-{
-	if (v.empty())
-		return 0;
-	std::sort(v.begin(), v.end());
-	return v[(size_t)(q * (v.size() - 1) + 0.5)];
-}
-
 /* The mean clock (MHz) over the probe's samples inside [t0, t1]: 0 with fewer than two. */
 static double mhz_between(const std::vector<unsigned long long> &p, int n, unsigned long long t0,
                           unsigned long long t1)
 {
-	/* the pairs interleave times and clocks: binary searches over the times */
-	int a = -1, z = -1;
+	/* the pairs interleave times and clocks: binary searches over the times for the first
+	 * sample at or after t0 (a) and the last at or before t1 (z) */
 	int l = 0, h = n;
 	while (l < h) {
 		const int m = (l + h) / 2;
@@ -75,8 +67,8 @@ static double mhz_between(const std::vector<unsigned long long> &p, int n, unsig
 		else
 			h = m;
 	}
-	a = l;
-	l = a, h = n;
+	const int a = l;
+	h = n;
 	while (l < h) {
 		const int m = (l + h) / 2;
 		if (p[2 * m] <= t1)
@@ -84,8 +76,8 @@ static double mhz_between(const std::vector<unsigned long long> &p, int n, unsig
 		else
 			h = m;
 	}
-	z = l - 1;
-	if (a < 0 || z <= a)
+	const int z = l - 1;
+	if (z <= a)
 		return 0;
 	const double dt = (double)(p[2 * z] - p[2 * a]), dc = (double)(p[2 * z + 1] - p[2 * a + 1]);
 	return dt > 0 ? dc / dt * 1000.0 : 0;
