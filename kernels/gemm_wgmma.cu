@@ -16,8 +16,10 @@
  * waits for phase parity r & 1 of full[s], and the producer, before refilling stage s in round r
  * ≥ 1, for parity (r − 1) & 1 of empty[s]. The producer's loop carries the stage, its parity and
  * the shared addresses (barriers, copy targets) from one K-block to the next rather than derive
- * them from i; the consumers' loop is unrolled over the ring's stages, so that a stage's barriers
- * and descriptors are fixed offsets from the first stage's (fourteenth round); a wait is one
+ * them from i; the consumers' loop (gq_wg_consume) is unrolled over the ring's stages, so that a
+ * stage's barriers and descriptors are fixed offsets from the first stage's (fourteenth round),
+ * and with the tiles of WN = 128 releases a stage one K-block later, once the next stage's
+ * multiplies are issued and its own have finished (fifteenth round); a wait is one
  * try_wait loop inside the asm whose tries may suspend the thread until the phase completes (the
  * suspend-time hint) rather than poll (with the carried state, 0.3-0.7 % faster at T ≥ 40963 on
  * an H200: results/h200/logs/wgrad-experiments.md, seventh round).
@@ -62,6 +64,18 @@ template <int BM, int BN> struct gq_wg_cfg {
 	                                  ? SMEM_TARGET / STAGE_BYTES
 	                                  : GQ_WG_MAX_STAGES;
 	static constexpr size_t SMEM = (size_t)STAGES * STAGE_BYTES + 1024; /* + alignment slack */
+	/* The consumers' loop (gq_wg_consume). PIPE: a stage's multiplies keep running while the
+	 * next stage's are issued, and the stage is released one K-block later; a chunk of the
+	 * two-level accumulation is CHUNK_ROUNDS rounds of the ring. On an H200 (fifteenth round of
+	 * results/h200/logs/wgrad-experiments.md) that made the 1-CTA tiles' programs 0-2 % faster
+	 * at T >= 40963 (n256 at d_out 128, T <= 16384: 8 %), and the WN = 64 tiles' 2-6 % slower
+	 * where one CTA runs on an SM (its ring of four stages then one stage shorter for the
+	 * copies) and 6-8 % faster where two do; those stay unpipelined. Chunks of one round there
+	 * (four K-blocks, as before) and of two with PIPE (10 or 12 K-blocks: without the drain of
+	 * every round; the truncation error of a chunk grows with it, rel_fro 1.3e-6 at worst for
+	 * chunks of three rounds in the GPU kernel test, against 2.9e-7 with four K-blocks). */
+	static constexpr bool PIPE = WN == 128;
+	static constexpr int CHUNK_ROUNDS = PIPE ? 2 : 1;
 	static_assert(CONSUMERS >= 1 && CONSUMERS <= 2, "one or two consumer warpgroups");
 	static_assert(STAGES >= 2, "at least two stages");
 };
@@ -270,12 +284,13 @@ __device__ __forceinline__ void gq_wg_mma<128>(float (&d)[64], uint32_t da, uint
 	gq_wg_mma_n128(d, da, db, scale_d);
 }
 
-/* A consumer warpgroup's multiplies of one stage, waited for: the K-block's k16 steps into acc,
- * the first of them overwriting it where fresh (the first K-block of a chunk). da, db: the
- * low words of the stage's descriptors of the warpgroup's A and B (gq_wg_desc_lo). */
+/* A consumer warpgroup's multiplies of one stage, issued as one group and not waited for: the
+ * K-block's k16 steps into acc, the first of them overwriting it where fresh (the first K-block
+ * of a chunk). da, db: the low words of the stage's descriptors of the warpgroup's A and B
+ * (gq_wg_desc_lo). */
 template <int WN>
-__device__ __forceinline__ void gq_wg_multiply_stage(float (&acc)[WN / 2], uint32_t da, uint32_t db,
-                                                     int fresh)
+__device__ __forceinline__ void gq_wg_issue_stage(float (&acc)[WN / 2], uint32_t da, uint32_t db,
+                                                  int fresh)
 {
 	gq_wg_fence_regs(acc);
 	gq_wg_fence();
@@ -284,8 +299,26 @@ __device__ __forceinline__ void gq_wg_multiply_stage(float (&acc)[WN / 2], uint3
 		gq_wg_mma<WN>(acc, da + kk * (2048 >> 4), db + kk * (2048 >> 4),
 		              (fresh && kk == 0) ? 0 : 1);
 	gq_wg_commit();
+}
+
+/* Wait for the warpgroup's groups: all of them (then acc may be read), or all but the last. */
+template <int WN> __device__ __forceinline__ void gq_wg_drain(float (&acc)[WN / 2])
+{
 	gq_wg_wait_all();
 	gq_wg_fence_regs(acc);
+}
+__device__ __forceinline__ void gq_wg_wait_one()
+{
+	asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+}
+
+/* The same, waited for. */
+template <int WN>
+__device__ __forceinline__ void gq_wg_multiply_stage(float (&acc)[WN / 2], uint32_t da, uint32_t db,
+                                                     int fresh)
+{
+	gq_wg_issue_stage<WN>(acc, da, db, fresh);
+	gq_wg_drain<WN>(acc);
 }
 
 /* The ring's next stage after stage s: past the last, stage 0 of the next round, whose waits
@@ -388,21 +421,112 @@ __device__ __forceinline__ void gq_wg_cluster_bars(uint32_t bar, uint32_t (&bars
 
 /* A consumer warp has finished reading the stage whose empty barrier lies off bytes past the
  * barriers bars (gq_wg_cluster_bars): its lane 0 arrives on that barrier of every CTA of the
- * cluster (CL of them). */
+ * cluster (CL of them). The lane's test is a predicate inside the asm, not a branch: a divergent
+ * path between a wgmma's issue and its wait makes ptxas wait for the wgmma before it (warning
+ * C7518), which would undo the pipelined consumers. */
 template <int CL>
 __device__ __forceinline__ void gq_wg_release(const uint32_t (&bars)[CL], uint32_t off, int tid)
 {
 	__syncwarp();
-	if ((tid & 31) == 0) {
-		if (CL > 1) {
 #pragma unroll
-			for (int r = 0; r < CL; r++)
-				asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(
-				                 bars[r] + off)
-				             : "memory");
-		} else {
-			gq_wg_bar_arrive(bars[0] + off);
+	for (int r = 0; r < CL; r++) {
+		if (CL > 1)
+			asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0;\n"
+			             "@p mbarrier.arrive.shared::cluster.b64 _, [%0];\n}\n" ::"r"(
+			                 bars[r] + off),
+			             "r"(tid & 31)
+			             : "memory");
+		else
+			asm volatile(
+			    "{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0;\n"
+			    "@p mbarrier.arrive.shared::cta.b64 _, [%0];\n}\n" ::"r"(bars[r] + off),
+			    "r"(tid & 31)
+			    : "memory");
+	}
+}
+
+/* A consumer warpgroup's loop over its nkb K-blocks (see gq_wg_cfg::PIPE): whole rounds of the
+ * ring, unrolled, then the rest (fewer than STAGES K-blocks), so that a K-block's stage, barriers
+ * and descriptors are fixed offsets from the first stage's (the address field of a descriptor is
+ * its low 14 bits, the address over 16: adding to it moves it) and a K-block tests nothing; a
+ * chunk starts and ends with a round. acc: the chunk's accumulators, sum: the running sums.
+ * full0: the first full barrier; empties: the first empty barrier of every CTA of the cluster;
+ * da0, db0: the descriptors' low words of the warpgroup's A and B in stage 0.
+ *
+ * Each instruction here runs in every consumer warp for every K-block, and at d_out 128, where
+ * the GEMM runs against the board's power limit (its SMs at 1.3-1.55 GHz), work between a
+ * stage's arrival and its multiplies costs time: about 36 more instructions a K-block and warp
+ * made it 4-7 % slower; the lean descriptors, barriers and the unrolled rounds (87 instructions
+ * a K-block and warp before, about 35 after) made the best split program there 0.4-2.4 % faster
+ * (fourteenth round of results/h200/logs/wgrad-experiments.md). */
+template <int BM, int BN, int CL>
+__device__ __forceinline__ void gq_wg_consume(float (&acc)[gq_wg_cfg<BM, BN>::WN / 2],
+                                              float (&sum)[gq_wg_cfg<BM, BN>::WN / 2], int nkb,
+                                              uint32_t full0, const uint32_t (&empties)[CL],
+                                              uint32_t da0, uint32_t db0, int tid)
+{
+	using C = gq_wg_cfg<BM, BN>;
+	constexpr int WN = C::WN, S = C::STAGES;
+	const int rounds = nkb / S, rest = nkb % S;
+	uint32_t parity = 0;
+	int c = 0; /* rounds of the open chunk done */
+	/* With PIPE the stage before K-block (r, s) is released once K-block (r, s)'s group is
+	 * issued and the one before it has finished: a K-block that starts a chunk has none open
+	 * (the chunk's end drained them and released its last stage). */
+	for (int r = 0; r < rounds; r++, parity ^= 1) {
+		const int fresh = c == 0;
+#pragma unroll
+		for (int s = 0; s < S; s++) {
+			gq_wg_bar_wait(full0 + 8 * s, parity);
+			const uint32_t step = (uint32_t)(s * C::STAGE_BYTES) >> 4;
+			if (C::PIPE) {
+				gq_wg_issue_stage<WN>(acc, da0 + step, db0 + step, s == 0 && fresh);
+				if (s > 0 || !fresh) {
+					gq_wg_wait_one();
+					gq_wg_release<CL>(empties, 8 * ((s + S - 1) % S), tid);
+				}
+			} else {
+				gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step,
+				                         s == 0 && fresh);
+				gq_wg_release<CL>(empties, 8 * s, tid);
+			}
 		}
+		if (++c == C::CHUNK_ROUNDS) {
+			c = 0;
+			if (C::PIPE) {
+				gq_wg_drain<WN>(acc);
+				gq_wg_release<CL>(empties, 8 * (S - 1), tid);
+			}
+#pragma unroll
+			for (int j = 0; j < WN / 2; j++)
+				sum[j] = __fadd_rn(sum[j], acc[j]);
+		}
+	}
+#pragma unroll
+	for (int s = 0; s < S - 1; s++) {
+		if (s >= rest)
+			break;
+		gq_wg_bar_wait(full0 + 8 * s, parity);
+		const uint32_t step = (uint32_t)(s * C::STAGE_BYTES) >> 4;
+		if (C::PIPE) {
+			gq_wg_issue_stage<WN>(acc, da0 + step, db0 + step, s == 0 && c == 0);
+			if (s > 0 || c != 0) {
+				gq_wg_wait_one();
+				gq_wg_release<CL>(empties, 8 * ((s + S - 1) % S), tid);
+			}
+		} else {
+			gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step, s == 0 && c == 0);
+			gq_wg_release<CL>(empties, 8 * s, tid);
+		}
+	}
+	if (c != 0 || rest > 0) { /* the last chunk, shorter */
+		if (C::PIPE) {
+			gq_wg_drain<WN>(acc);
+			gq_wg_release<CL>(empties, 8 * (rest > 0 ? rest - 1 : S - 1), tid);
+		}
+#pragma unroll
+		for (int j = 0; j < WN / 2; j++)
+			sum[j] = __fadd_rn(sum[j], acc[j]);
 	}
 }
 
@@ -503,7 +627,10 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	else
 		__syncthreads();
 
-	if (tid >= C::CONSUMERS * 128) { /* the producer warp */
+	/* the producer warp; the test on a value the compiler knows to be the same across the warp
+	 * (broadcast from lane 0), so that the consumers' code is no divergent path to ptxas (see
+	 * gq_wg_release) */
+	if (__shfl_sync(0xffffffffu, tid / 32, 0) >= C::CONSUMERS * 4) {
 		if (tid == C::CONSUMERS * 128) {
 			const uint64_t keep = gq_wg_policy_evict_last(), stream = gq_wg_policy_evict_first();
 			const uint32_t tx = C::STAGE_BYTES - (64 - a_box) * GQ_WG_BK * 2; /* one A box */
@@ -565,41 +692,13 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	for (int i = 0; i < WN / 2; i++)
 		acc[i] = 0.f, sum[i] = 0.f;
 
-	/* The ring's stages one round at a time, unrolled: stage s's barriers and its operands'
-	 * descriptors are then fixed offsets from the first stage's (the address field of a
-	 * descriptor is its low 14 bits, the address over 16: adding to it moves it), which the
-	 * loop does not compute again. Each instruction here runs in every consumer warp for every
-	 * K-block, and at d_out 128, where the GEMM runs against the board's power limit (its SMs
-	 * at 1.3-1.55 GHz), they cost time: about 36 more a K-block and warp made it 4-7 % slower;
-	 * the lean descriptors, barriers and this loop (87 instructions a K-block and warp before,
-	 * about 35 after) made the best split program there 0.4-2.4 % faster (fourteenth round of
-	 * results/h200/logs/wgrad-experiments.md). */
 	const uint32_t full0 = gq_wg_smem_addr(full);
 	uint32_t empties[CL];
 	gq_wg_cluster_bars<CL>(gq_wg_smem_addr(empty), empties);
 	const uint32_t da0 = gq_wg_desc_lo(gq_wg_smem_addr(smem + wm * GQ_WG_BOX_BYTES));
 	const uint32_t db0 =
 	    gq_wg_desc_lo(gq_wg_smem_addr(smem + C::A_BYTES + (wn * WN / 64) * GQ_WG_BOX_BYTES));
-	uint32_t parity = 0;
-	for (int r0 = 0; r0 < (int)nkb; r0 += C::STAGES, parity ^= 1) {
-#pragma unroll
-		for (int s = 0; s < C::STAGES; s++) {
-			const int i = r0 + s;
-			if (i >= (int)nkb)
-				break;
-			gq_wg_bar_wait(full0 + 8 * s, parity);
-			const uint32_t step = (uint32_t)(s * C::STAGE_BYTES) >> 4;
-			gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step,
-			                         (i % GQ_WG_CHUNK_KBLOCKS) == 0);
-			gq_wg_release<CL>(empties, 8 * s, tid);
-			if ((i % GQ_WG_CHUNK_KBLOCKS) == GQ_WG_CHUNK_KBLOCKS - 1 ||
-			    i == (int)nkb - 1) {
-#pragma unroll
-				for (int j = 0; j < WN / 2; j++)
-					sum[j] = __fadd_rn(sum[j], acc[j]);
-			}
-		}
-	}
+	gq_wg_consume<BM, BN, CL>(acc, sum, (int)nkb, full0, empties, da0, db0, tid);
 
 	/* Epilogue. Accumulator j of lane l in warp w (of the warpgroup) is row 16w + l/4 + 8·((j/2)
 	 * % 2), column 8·(j/4) + 2·(l % 4) + j % 2: pairs (j, j + 1) are adjacent columns. */

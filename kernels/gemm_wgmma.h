@@ -16,9 +16,13 @@
  * 64×WN part of the tile (WN = 64 for 64×64, 64×128 and 128×64, which then fit two or three CTAs
  * on an SM; else 128) and multiply with wgmma.mma_async m64nWNk16, both
  * operands MN-major from shared memory. Accumulation is two-level, as in gemm_mma.h: the tensor
- * cores accumulate GQ_WG_CHUNK_KBLOCKS K-blocks (256 of K) into fresh registers (scale-d 0 on the
- * first wgmma of a chunk), which are then added into the FP32 running sums with round-to-nearest
- * adds; the tensor cores' truncating accumulation would otherwise grow with K.
+ * cores accumulate a chunk of K-blocks into fresh registers (scale-d 0 on the first wgmma of a
+ * chunk), which are then added into the FP32 running sums with round-to-nearest adds; the tensor
+ * cores' truncating accumulation would otherwise grow with K. A chunk is one round of the ring of
+ * stages (4 K-blocks, 256 of K) for the tiles of WN = 64 and two rounds (10 or 12 K-blocks) for
+ * those of WN = 128, whose consumers keep a stage's multiplies running while they issue the
+ * next stage's (gq_wg_cfg in gemm_wgmma.cu); gemmq:streamk's chunks are GQ_WG_CHUNK_KBLOCKS
+ * K-blocks.
  *
  * Tiles (BM, BN): (64, 64), (64, 128), (64, 256), (128, 64), (128, 128). With BM = 128 two
  * consumer warpgroups split M; with (64, 128) and (64, 256) they split N. 128×256 is not
@@ -97,7 +101,7 @@ extern "C" {
 #endif
 
 #define GQ_WG_BK             64 /* K rows per K-block */
-#define GQ_WG_CHUNK_KBLOCKS  4  /* K-blocks per tensor-core accumulation chunk (256 of K) */
+#define GQ_WG_CHUNK_KBLOCKS  4  /* gemmq:streamk: K-blocks per accumulation chunk (256 of K) */
 #define GQ_WG_TENSOR_MAP_SIZE 128
 
 typedef struct gq_wg_params {
