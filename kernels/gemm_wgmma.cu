@@ -67,13 +67,15 @@ template <int BM, int BN> struct gq_wg_cfg {
 	/* The consumers' loop (gq_wg_consume). PIPE: a stage's multiplies keep running while the
 	 * next stage's are issued, and the stage is released one K-block later; a chunk of the
 	 * two-level accumulation is CHUNK_ROUNDS rounds of the ring. On an H200 (fifteenth round of
-	 * results/h200/logs/wgrad-experiments.md) that made the 1-CTA tiles' programs 0-2 % faster
-	 * at T >= 40963 (n256 at d_out 128, T <= 16384: 8 %), and the WN = 64 tiles' 2-6 % slower
-	 * where one CTA runs on an SM (its ring of four stages then one stage shorter for the
-	 * copies) and 6-8 % faster where two do; those stay unpipelined. Chunks of one round there
-	 * (four K-blocks, as before) and of two with PIPE (10 or 12 K-blocks: without the drain of
-	 * every round; the truncation error of a chunk grows with it, rel_fro 1.3e-6 at worst for
-	 * chunks of three rounds in the GPU kernel test, against 2.9e-7 with four K-blocks). */
+	 * results/h200/logs/wgrad-experiments.md, chunks of three rounds) that changed the programs
+	 * of the 1-CTA tiles by -2 to +0.4 % at T >= 40963 (n256:s3 at d_out 128, T <= 16384: -8 %),
+	 * and those of the WN = 64 tiles 1-6 % slower where one CTA runs on an SM (its ring of four
+	 * stages then one stage shorter for the copies) and 6-8 % faster where two do; those stay
+	 * unpipelined. Chunks of one round there (four K-blocks, as before) and of two with PIPE
+	 * (10 or 12 K-blocks: the drain at a chunk's end then comes every other round). The
+	 * truncation error of a chunk grows with its length: in the GPU kernel test the worst
+	 * rel_fro went from 3.7e-7 to 7.5e-7 with FP32 out and from 2.7e-7 to 6.1e-7 for the router
+	 * ops (budgets 5e-5 and 2e-6). */
 	static constexpr bool PIPE = WN == 128;
 	static constexpr int CHUNK_ROUNDS = PIPE ? 2 : 1;
 	static_assert(CONSUMERS >= 1 && CONSUMERS <= 2, "one or two consumer warpgroups");
