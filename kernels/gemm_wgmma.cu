@@ -68,7 +68,7 @@ template <int BM, int BN> struct gq_wg_cfg {
 	 * next stage's are issued, and the stage is released one K-block later; a chunk of the
 	 * two-level accumulation is CHUNK_ROUNDS rounds of the ring. On an H200 (fifteenth round of
 	 * results/h200/logs/wgrad-experiments.md, chunks of three rounds) that changed the programs
-	 * of the 1-CTA tiles by -2 to +0.4 % at T >= 40963 (n256:s3 at d_out 128, T <= 16384: -8 %),
+	 * of the 1-CTA tiles by -2 to +0.4 % at T >= 40963 (5120x128 n256:s3, T <= 16384: -18 %),
 	 * and those of the WN = 64 tiles 1-6 % slower where one CTA runs on an SM (its ring of four
 	 * stages then one stage shorter for the copies) and 6-8 % faster where two do; those stay
 	 * unpipelined. Chunks of one round there (four K-blocks, as before) and of two with PIPE
