@@ -455,12 +455,14 @@ __device__ __forceinline__ void gq_wg_release(const uint32_t (&bars)[CL], uint32
  * full0: the first full barrier; empties: the first empty barrier of every CTA of the cluster;
  * da0, db0: the descriptors' low words of the warpgroup's A and B in stage 0.
  *
- * Each instruction here runs in every consumer warp for every K-block, and at d_out 128, where
- * the GEMM runs against the board's power limit (its SMs at 1.3-1.55 GHz), work between a
- * stage's arrival and its multiplies costs time: about 36 more instructions a K-block and warp
- * made it 4-7 % slower; the lean descriptors, barriers and the unrolled rounds (87 instructions
- * a K-block and warp before, about 35 after) made the best split program there 0.4-2.4 % faster
- * (fourteenth round of results/h200/logs/wgrad-experiments.md). */
+ * At d_out 128, where the GEMM runs against the board's power limit (its SMs at 1.3-1.55 GHz),
+ * work between one stage's multiplies and the next stage's costs time: about 36 more
+ * instructions a K-block and warp there made it 4-7 % slower, and the lean descriptors and
+ * barriers (87 instructions a K-block and warp before, about 35 after) made the best split
+ * program 0.4-2.4 % faster (fourteenth round of results/h200/logs/wgrad-experiments.md). The
+ * loop's own tests and the chunk's adds do not: without them (about 34 instructions a K-block
+ * and warp instead of 56 with one consumer CTA of 128×128) the time was the same (fifteenth
+ * round). */
 template <int BM, int BN, int CL>
 __device__ __forceinline__ void gq_wg_consume(float (&acc)[gq_wg_cfg<BM, BN>::WN / 2],
                                               float (&sum)[gq_wg_cfg<BM, BN>::WN / 2], int nkb,
