@@ -460,9 +460,8 @@ __device__ __forceinline__ void gq_wg_release(const uint32_t (&bars)[CL], uint32
  * instructions a K-block and warp there made it 4-7 % slower, and the lean descriptors and
  * barriers (87 instructions a K-block and warp before, about 35 after) made the best split
  * program 0.4-2.4 % faster (fourteenth round of results/h200/logs/wgrad-experiments.md). The
- * loop's own tests and the chunk's adds do not: without them (about 34 instructions a K-block
- * and warp instead of 56 with one consumer CTA of 128×128) the time was the same (fifteenth
- * round). */
+ * loop's own tests and the chunk's adds do not: without them (in the 128×128 kernel about 34
+ * instructions a K-block and warp instead of 56) the time was the same (fifteenth round). */
 template <int BM, int BN, int CL>
 __device__ __forceinline__ void gq_wg_consume(float (&acc)[gq_wg_cfg<BM, BN>::WN / 2],
                                               float (&sum)[gq_wg_cfg<BM, BN>::WN / 2], int nkb,
