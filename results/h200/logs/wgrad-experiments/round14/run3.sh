@@ -26,8 +26,4 @@ for b in $sass; do
   cuobjdump -sass build-exp/gemmq-$b 2>&1 | gzip > /tmp/o/sass-$b.txt.gz
 done
 snap "sass done"
-python3 results/h200/logs/wgrad-experiments/round3/summarize.py tsv \
-  $(for b in $builds; do echo /tmp/r/${b}_*.json; done) > /tmp/o/variants-$c.tsv
-python3 results/h200/logs/wgrad-experiments/round8/group.py /tmp/o/variants-$c.tsv m
-python3 results/h200/logs/wgrad-experiments/round3/summarize.py table /tmp/o/variants-$c.tsv
-snap "tables done"
+tables "$builds"

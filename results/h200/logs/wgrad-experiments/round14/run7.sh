@@ -16,7 +16,4 @@ snap "gpu_test_gpu_kernels-c rc=$?"
 check c build-exp/gemmq-c
 snap "check done"
 for i in 1 2; do run m_$i build-exp/gemmq-m; snap "m_$i"; run c_$i build-exp/gemmq-c; snap "c_$i"; done
-python3 results/h200/logs/wgrad-experiments/round3/summarize.py tsv /tmp/r/[mc]_*.json > /tmp/o/variants-$c.tsv
-python3 results/h200/logs/wgrad-experiments/round8/group.py /tmp/o/variants-$c.tsv m
-python3 results/h200/logs/wgrad-experiments/round3/summarize.py table /tmp/o/variants-$c.tsv
-snap "tables done"
+tables "m c"

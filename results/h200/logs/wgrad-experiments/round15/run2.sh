@@ -27,8 +27,4 @@ snap "ab done"
 cuobjdump -sass -fun '_Z12gq_wg_kernelILi128ELi128ELb1ELi1ELi4EEv14CUtensorMap_stS0_S0_12gq_wg_params' \
   build-exp/gemmq-p3 2>&1 | gzip > /tmp/o/sass-p3.txt.gz
 snap "sass done"
-python3 results/h200/logs/wgrad-experiments/round3/summarize.py tsv \
-  $(for b in $builds; do echo /tmp/r/${b}_*.json; done) > /tmp/o/variants-$c.tsv
-python3 results/h200/logs/wgrad-experiments/round8/group.py /tmp/o/variants-$c.tsv m
-python3 results/h200/logs/wgrad-experiments/round3/summarize.py table /tmp/o/variants-$c.tsv
-snap "tables done"
+tables "$builds"

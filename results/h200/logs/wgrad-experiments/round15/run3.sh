@@ -19,7 +19,4 @@ nvidia-smi --query-gpu=index,name,serial --format=csv,noheader > /tmp/o/gpu-$c.t
  done; done; echo "ab done" >> /tmp/o/runs.txt) &
 landed
 wait
-python3 results/h200/logs/wgrad-experiments/round3/summarize.py tsv /tmp/r/[mn]_*.json > /tmp/o/variants-$c.tsv
-python3 results/h200/logs/wgrad-experiments/round8/group.py /tmp/o/variants-$c.tsv m
-python3 results/h200/logs/wgrad-experiments/round3/summarize.py table /tmp/o/variants-$c.tsv
-snap "tables done"
+tables "m n"
