@@ -100,11 +100,6 @@ __device__ __forceinline__ void gq_wg_bar_expect_tx(uint32_t bar, uint32_t bytes
 	             : "memory");
 }
 
-__device__ __forceinline__ void gq_wg_bar_arrive(uint32_t bar)
-{
-	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-
 __device__ __forceinline__ void gq_wg_bar_wait(uint32_t addr, uint32_t parity)
 {
 	/* the retry loop inside the asm, each try allowed to suspend the thread until the phase
@@ -303,12 +298,13 @@ __device__ __forceinline__ void gq_wg_issue_stage(float (&acc)[WN / 2], uint32_t
 	gq_wg_commit();
 }
 
-/* Wait for the warpgroup's groups: all of them (then acc may be read), or all but the last. */
+/* Wait for all of the warpgroup's groups; then acc may be read. */
 template <int WN> __device__ __forceinline__ void gq_wg_drain(float (&acc)[WN / 2])
 {
 	gq_wg_wait_all();
 	gq_wg_fence_regs(acc);
 }
+/* Wait for all of the warpgroup's groups but the last. */
 __device__ __forceinline__ void gq_wg_wait_one()
 {
 	asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
@@ -470,67 +466,56 @@ __device__ __forceinline__ void gq_wg_consume(float (&acc)[gq_wg_cfg<BM, BN>::WN
 {
 	using C = gq_wg_cfg<BM, BN>;
 	constexpr int WN = C::WN, S = C::STAGES;
+	/* K-block s of a round waited for, multiplied into acc (overwriting it where it starts a
+	 * chunk) and released; with PIPE its multiplies are left running and the stage before it
+	 * is released once they are the only ones still running, unless the K-block starts a chunk
+	 * (the chunk's end drained them and released its last stage). */
+	auto kblock = [&](int s, uint32_t parity, int first) {
+		gq_wg_bar_wait(full0 + 8 * s, parity);
+		const uint32_t step = (uint32_t)(s * C::STAGE_BYTES) >> 4;
+		if (C::PIPE) {
+			gq_wg_issue_stage<WN>(acc, da0 + step, db0 + step, first);
+			if (!first) {
+				gq_wg_wait_one();
+				gq_wg_release<CL>(empties, 8 * ((s + S - 1) % S), tid);
+			}
+		} else {
+			gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step, first);
+			gq_wg_release<CL>(empties, 8 * s, tid);
+		}
+	};
+	/* A chunk's end, its last K-block in stage s: acc added into the sums, with PIPE once its
+	 * multiplies have finished and then that stage released. */
+	auto close = [&](int s) {
+		if (C::PIPE) {
+			gq_wg_drain<WN>(acc);
+			gq_wg_release<CL>(empties, 8 * s, tid);
+		}
+#pragma unroll
+		for (int j = 0; j < WN / 2; j++)
+			sum[j] = __fadd_rn(sum[j], acc[j]);
+	};
 	const int rounds = nkb / S, rest = nkb % S;
 	uint32_t parity = 0;
 	int c = 0; /* rounds of the open chunk done */
-	/* With PIPE the stage before K-block (r, s) is released once K-block (r, s)'s group is
-	 * issued and the one before it has finished: a K-block that starts a chunk has none open
-	 * (the chunk's end drained them and released its last stage). */
 	for (int r = 0; r < rounds; r++, parity ^= 1) {
 		const int fresh = c == 0;
 #pragma unroll
-		for (int s = 0; s < S; s++) {
-			gq_wg_bar_wait(full0 + 8 * s, parity);
-			const uint32_t step = (uint32_t)(s * C::STAGE_BYTES) >> 4;
-			if (C::PIPE) {
-				gq_wg_issue_stage<WN>(acc, da0 + step, db0 + step, s == 0 && fresh);
-				if (s > 0 || !fresh) {
-					gq_wg_wait_one();
-					gq_wg_release<CL>(empties, 8 * ((s + S - 1) % S), tid);
-				}
-			} else {
-				gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step,
-				                         s == 0 && fresh);
-				gq_wg_release<CL>(empties, 8 * s, tid);
-			}
-		}
+		for (int s = 0; s < S; s++)
+			kblock(s, parity, s == 0 && fresh);
 		if (++c == C::CHUNK_ROUNDS) {
 			c = 0;
-			if (C::PIPE) {
-				gq_wg_drain<WN>(acc);
-				gq_wg_release<CL>(empties, 8 * (S - 1), tid);
-			}
-#pragma unroll
-			for (int j = 0; j < WN / 2; j++)
-				sum[j] = __fadd_rn(sum[j], acc[j]);
+			close(S - 1);
 		}
 	}
 #pragma unroll
 	for (int s = 0; s < S - 1; s++) {
 		if (s >= rest)
 			break;
-		gq_wg_bar_wait(full0 + 8 * s, parity);
-		const uint32_t step = (uint32_t)(s * C::STAGE_BYTES) >> 4;
-		if (C::PIPE) {
-			gq_wg_issue_stage<WN>(acc, da0 + step, db0 + step, s == 0 && c == 0);
-			if (s > 0 || c != 0) {
-				gq_wg_wait_one();
-				gq_wg_release<CL>(empties, 8 * ((s + S - 1) % S), tid);
-			}
-		} else {
-			gq_wg_multiply_stage<WN>(acc, da0 + step, db0 + step, s == 0 && c == 0);
-			gq_wg_release<CL>(empties, 8 * s, tid);
-		}
+		kblock(s, parity, s == 0 && c == 0);
 	}
-	if (c != 0 || rest > 0) { /* the last chunk, shorter */
-		if (C::PIPE) {
-			gq_wg_drain<WN>(acc);
-			gq_wg_release<CL>(empties, 8 * (rest > 0 ? rest - 1 : S - 1), tid);
-		}
-#pragma unroll
-		for (int j = 0; j < WN / 2; j++)
-			sum[j] = __fadd_rn(sum[j], acc[j]);
-	}
+	if (c != 0 || rest > 0) /* the last chunk, shorter */
+		close(rest > 0 ? rest - 1 : S - 1);
 }
 
 /* A consumer warpgroup's 64 × WN sums stored from the registers (the accumulator layout of the
