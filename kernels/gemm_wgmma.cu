@@ -426,21 +426,20 @@ template <int CL>
 __device__ __forceinline__ void gq_wg_release(const uint32_t (&bars)[CL], uint32_t off, int tid)
 {
 	__syncwarp();
+#define GQ_WG_ARRIVE_LANE0(SPACE)                                                                  \
+	"{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0;\n@p mbarrier.arrive." SPACE ".b64 _, [%0];\n}\n"
 #pragma unroll
 	for (int r = 0; r < CL; r++) {
 		if (CL > 1)
-			asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0;\n"
-			             "@p mbarrier.arrive.shared::cluster.b64 _, [%0];\n}\n" ::"r"(
-			                 bars[r] + off),
+			asm volatile(GQ_WG_ARRIVE_LANE0("shared::cluster")::"r"(bars[r] + off),
 			             "r"(tid & 31)
 			             : "memory");
 		else
-			asm volatile(
-			    "{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0;\n"
-			    "@p mbarrier.arrive.shared::cta.b64 _, [%0];\n}\n" ::"r"(bars[r] + off),
-			    "r"(tid & 31)
-			    : "memory");
+			asm volatile(GQ_WG_ARRIVE_LANE0("shared::cta")::"r"(bars[r] + off),
+			             "r"(tid & 31)
+			             : "memory");
 	}
+#undef GQ_WG_ARRIVE_LANE0
 }
 
 /* A consumer warpgroup's loop over its nkb K-blocks (see gq_wg_cfg::PIPE): whole rounds of the
