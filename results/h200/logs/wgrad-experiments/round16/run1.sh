@@ -10,11 +10,8 @@
 # GQX_ZB=1), each build's FP64 check, then the memory-bound bench of m, z (q, GQX_ZB=1), i2, L
 # and all (iL, GQX_ZB=1), three times each, interleaved.
 c=1
-tar xJf build-exp/ab1-16.txz
+. results/h200/logs/wgrad-experiments/round16/start.sh build-exp/ab1-16.txz
 mkdir -p build && cp build-exp/gemmq-q build/gemmq
-rm -rf /tmp/o /tmp/r   # a machine may hold an earlier session's
-. results/h200/logs/wgrad-experiments/round9/prologue.sh
-nvidia-smi --query-gpu=index,name,serial --format=csv,noheader > /tmp/o/gpu-$c.txt
 for t in "q GQX_ZB=1" "i2 GQX_I=0" "iL GQX_ZB=1"; do
   set -- $t
   for x in kernels programs; do
@@ -27,12 +24,5 @@ check i2 build-exp/gemmq-i2
 check L build-exp/gemmq-L
 check all build-exp/gemmq-iL GQX_ZB=1
 snap "checks done"
-for i in 1 2 3; do
-  run m_$i build-exp/gemmq-m
-  run z_$i build-exp/gemmq-q GQX_ZB=1
-  run i2_$i build-exp/gemmq-i2
-  run L_$i build-exp/gemmq-L
-  run all_$i build-exp/gemmq-iL GQX_ZB=1
-done
-snap "ab done"
+ab "m:build-exp/gemmq-m z:build-exp/gemmq-q:GQX_ZB=1 i2:build-exp/gemmq-i2 L:build-exp/gemmq-L all:build-exp/gemmq-iL:GQX_ZB=1"
 tables "m z i2 L all"

@@ -10,11 +10,8 @@
 # memory-bound bench of m, sp (s, GQX_SPIN=1), i2 and si (si2, GQX_SPIN=1), three times each,
 # interleaved.
 c=2
-tar xJf build-exp/ab2-16.txz
+. results/h200/logs/wgrad-experiments/round16/start.sh build-exp/ab2-16.txz
 mkdir -p build && cp build-exp/gemmq-s build/gemmq
-rm -rf /tmp/o /tmp/r   # a machine may hold an earlier session's
-. results/h200/logs/wgrad-experiments/round9/prologue.sh
-nvidia-smi --query-gpu=index,name,serial --format=csv,noheader > /tmp/o/gpu-$c.txt
 for x in kernels programs; do
   (cd build && GQX_SPIN=1 timeout 100 ../build-exp/gpu_test_gpu_$x-s > /tmp/o/gpu_test_gpu_$x-s.log 2>&1)
   snap "gpu_test_gpu_$x-s GQX_SPIN=1 rc=$?"
@@ -22,11 +19,5 @@ done
 check sp build-exp/gemmq-s GQX_SPIN=1
 check si build-exp/gemmq-si2 GQX_SPIN=1
 snap "checks done"
-for i in 1 2 3; do
-  run m_$i build-exp/gemmq-m
-  run sp_$i build-exp/gemmq-s GQX_SPIN=1
-  run i2_$i build-exp/gemmq-i2
-  run si_$i build-exp/gemmq-si2 GQX_SPIN=1
-done
-snap "ab done"
+ab "m:build-exp/gemmq-m sp:build-exp/gemmq-s:GQX_SPIN=1 i2:build-exp/gemmq-i2 si:build-exp/gemmq-si2:GQX_SPIN=1"
 tables "m sp i2 si"

@@ -9,11 +9,7 @@
 # TMA unit has read the ring, the dependent's wait for the grid making them visible) against
 # main (m), the memory-bound bench three times each, interleaved.
 c=3
-tar xJf build-exp/head-16.txz
-tar xJf build-exp/rd-16.txz
-rm -rf /tmp/o /tmp/r   # a machine may hold an earlier session's
-. results/h200/logs/wgrad-experiments/round9/prologue.sh
-nvidia-smi --query-gpu=index,name,serial --format=csv,noheader > /tmp/o/gpu-$c.txt
+. results/h200/logs/wgrad-experiments/round16/start.sh build-exp/head-16.txz build-exp/rd-16.txz
 for t in kernels programs det_processes reference timing timing_engine time_fault cupti_late; do
   s=$(date +%s)
   (cd build && timeout 300 ./tests/gpu_test_gpu_$t > /tmp/o/gpu_test_gpu_$t.log 2>&1)
@@ -21,9 +17,5 @@ for t in kernels programs det_processes reference timing timing_engine time_faul
 done
 { time build/gemmq bench --device 0 -o /tmp/o/programs-call3.json --md /tmp/o/programs-call3.md protocols/k1_wgrad.json ; } > /tmp/o/programs-call3-bench.log 2>&1
 snap "bench rc=$?"
-for i in 1 2 3; do
-  run m_$i build/gemmq
-  run rd_$i build-exp/gemmq-rd
-done
-snap "ab done"
+ab "m:build/gemmq rd:build-exp/gemmq-rd"
 tables "m rd"

@@ -1,0 +1,15 @@
+# start.sh: sourced first by run1.sh to run3.sh (from the repository root), with c set and the
+# round's archives as arguments: unpacks them, clears /tmp/o and /tmp/r (a machine may hold an
+# earlier session's), sources ../round9/prologue.sh and notes the GPU in /tmp/o/gpu-$c.txt.
+# (The runs were made with these lines written out in each run*.sh; they now share this file.)
+for a in "$@"; do tar xJf "$a"; done
+rm -rf /tmp/o /tmp/r
+. results/h200/logs/wgrad-experiments/round9/prologue.sh
+nvidia-smi --query-gpu=index,name,serial --format=csv,noheader > /tmp/o/gpu-$c.txt
+# ab "TAG:BINARY[:VAR=VALUE] ...": the memory-bound bench (../round3/bench.sh's run) of each
+# build TAG_1, TAG_2, TAG_3, the builds interleaved, then noted with snap.
+ab() {
+  for i in 1 2 3; do
+    for v in $1; do IFS=: read -r t b e <<< "$v"; run ${t}_$i $b $e; done
+  done
+  snap "ab done"; }
