@@ -1,23 +1,12 @@
 /* clusters.cu: how many clusters of each shape can be resident at once for a CTA of the split
  * programs' 1-CTA tiles (288 threads: two consumer warpgroups and the producer warp; the dynamic
  * shared memory of the 64×256 ring, 5 stages of 40 KiB + 1 KiB, and of the 128×128 ring, 6 of
- * 32 KiB + 1 KiB), as cudaOccupancyMaxActiveClusters answers, next to the CTAs each grid needs:
+ * 32 KiB + 1 KiB), as cudaOccupancyMaxActiveClusters answers, and the CTAs that fit at once:
  * would the splits of a tile fit in one cluster (the sixteenth round's closing question)?
- *   nvcc -O2 -arch=sm_90a -o build-exp/clusters results/h200/logs/wgrad-experiments/round16/clusters.cu
+ *   nvcc -O2 -arch=sm_90a -o build-exp/clusters results/h200/logs/wgrad-experiments/round16/clusters.cu \
+ *     -lcublasLt
  */
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(x)                                                                                   \
-	do {                                                                                       \
-		cudaError_t e_ = (x);                                                              \
-		if (e_ != cudaSuccess) {                                                           \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,                 \
-			        cudaGetErrorString(e_));                                           \
-			exit(1);                                                                   \
-		}                                                                                  \
-	} while (0)
+#include "../diag.h" /* CHECK (the run had the same macro written out here) */
 
 __global__ void __launch_bounds__(288, 1) probe(int *p)
 {
