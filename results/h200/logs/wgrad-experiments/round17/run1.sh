@@ -4,9 +4,10 @@
 # build-exp/s17-1.txz holds build-exp/s17/gemmq-m (main, 155ebf4's kernels) and the build of
 # -DGQX_STAG=1 (round17/stagger.patch: of the two pipelined consumer warpgroups of a CTA, the
 # second closes its first chunk after one round instead of two, so that the two never drain at
-# the same K-block), with its gpu_test_gpu_{kernels,programs}. The GPU tests of st, its FP64
-# check and main's, then the memory-bound bench of m and st, six times each, interleaved, with c4
-# (a diagnostic: no stagger, chunks of four rounds, so half as many drains as main's).
+# the same K-block), with its gpu_test_gpu_{kernels,programs}, and build-exp/s17/gemmq-c4 (a
+# diagnostic: main with `CHUNK_ROUNDS = PIPE ? 4 : 1` in gq_wg_cfg, no stagger, so half as many
+# drains as main's). The GPU tests of st, the FP64 check of m, st and c4, then the memory-bound
+# bench of m, st and c4, six times each, interleaved (round16/start.sh's ab, written out for six).
 c=1
 . results/h200/logs/wgrad-experiments/round16/start.sh build-exp/s17-1.txz
 mkdir -p build && cp build-exp/s17/gemmq-st build/gemmq
