@@ -10,7 +10,7 @@
 # round3/bench.sh) and n (the same and n160:s3, n160:s4), three times each, interleaved.
 # The build that ran chose a map's swizzle by its box's width, which also gave A's map at d_out 32
 # (boxes of 32 columns) the 64-byte swizzle: every case at d_out 32 failed. n160.patch as kept
-# passes the swizzle from the caller; that fix was built, not run.
+# passes the swizzle from the caller; with it every case passed in call 4 (run4.sh's b0).
 # (The GPU tests ran with ../round16/start.sh's gputest written out here; their notes in
 # runs-3.txt have no seconds.)
 c=3
