@@ -13,11 +13,12 @@ ab() {
     for v in $1; do IFS=: read -r t b e <<< "$v"; run ${t}_$i $b $e; done
   done
   snap "ab done"; }
-# gputest PROGRAM TAG [SECONDS]: the GPU test PROGRAM (a path from build/) run from build/ as
+# gputest_bin PROGRAM TAG [SECONDS]: the GPU test PROGRAM (a path from build/) run from build/ as
 # ctest runs it, bounded by SECONDS (default 150), into /tmp/o/gpu_test_gpu_TAG.log, then noted
-# with snap with its exit status and time. (Added in the eighteenth round, whose run scripts had
-# these lines written out when they ran.)
-gputest() {
+# with snap with its exit status and time. ../round10/landed.sh's gputest NAME [SECONDS] does the
+# same for ../build-exp/gpu_test_gpu_NAME only. (Added in the eighteenth round, whose run scripts
+# had these lines written out when they ran.)
+gputest_bin() {
   local s; s=$(date +%s)
   (cd build && timeout "${3:-150}" "$1" > "/tmp/o/gpu_test_gpu_$2.log" 2>&1)
   snap "gpu_test_gpu_$2 rc=$? $(( $(date +%s) - s )) s"; }

@@ -7,11 +7,11 @@
 # committed programs.json stays the fifteenth round's); the memory-bound bench of main three times
 # (../round3/bench.sh's run); the accuracy of all 14 programs and cublas:default on
 # protocols/k1_wgrad_odd.json.
-# (The GPU tests ran with ../round16/start.sh's gputest written out here.)
+# (The GPU tests ran with ../round16/start.sh's gputest_bin written out here.)
 c=1
 . results/h200/logs/wgrad-experiments/round16/start.sh build-exp/head-18.txz
 for t in kernels programs det_processes reference timing timing_engine time_fault cupti_late; do
-  gputest ./tests/gpu_test_gpu_$t $t
+  gputest_bin ./tests/gpu_test_gpu_$t $t
 done
 { time build/gemmq bench --device 0 -o /tmp/o/programs-call1.json --md /tmp/o/programs-call1.md protocols/k1_wgrad.json ; } > /tmp/o/programs-call1-bench.log 2>&1
 snap "bench rc=$?"

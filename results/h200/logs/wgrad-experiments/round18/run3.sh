@@ -11,7 +11,7 @@
 # The build that ran chose a map's swizzle by its box's width, which also gave A's map at d_out 32
 # (boxes of 32 columns) the 64-byte swizzle: every case at d_out 32 failed. n160.patch as kept
 # passes the swizzle from the caller; with it every case passed in call 4 (run4.sh's b0).
-# (The GPU tests ran with ../round16/start.sh's gputest written out here; their notes in
+# (The GPU tests ran with ../round16/start.sh's gputest_bin written out here; their notes in
 # runs-3.txt have no seconds.)
 c=3
 . results/h200/logs/wgrad-experiments/round16/start.sh build-exp/s18-3.txz
@@ -21,7 +21,7 @@ timeout 120 build-exp/s18/gemmq-n accuracy results/h200/logs/wgrad-experiments/r
 echo "check-65537 rc=$?" | tee -a /tmp/r/runs.txt; tail -1 /tmp/r/check-n-65537.log
 snap "checks done"
 mkdir -p build && cp build-exp/s18/gemmq-n build/gemmq
-for x in kernels programs; do gputest ../build-exp/s18/gpu_test_gpu_$x-n $x-n 120; done
+for x in kernels programs; do gputest_bin ../build-exp/s18/gpu_test_gpu_$x-n $x-n 120; done
 p4="$progs"
 for i in 1 2 3; do
   progs="$p4"; run m_$i build-exp/s18/gemmq-m

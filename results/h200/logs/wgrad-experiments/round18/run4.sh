@@ -10,12 +10,12 @@
 # b0's n160 programs and of b1's four split programs of round3/bench.sh (round4/probe-check.json
 # and probe-65537.json); then the memory-bound bench of m, b0 and b1, three times each,
 # interleaved.
-# (The GPU tests ran with ../round16/start.sh's gputest written out here; their notes in
+# (The GPU tests ran with ../round16/start.sh's gputest_bin written out here; their notes in
 # runs-4.txt have no seconds.)
 c=4
 . results/h200/logs/wgrad-experiments/round16/start.sh build-exp/s18-4.txz
 mkdir -p build && cp build-exp/s18/gemmq-b0 build/gemmq
-for b in b0 b1; do gputest ../build-exp/s18/gpu_test_gpu_kernels-$b kernels-$b 120; done
+for b in b0 b1; do gputest_bin ../build-exp/s18/gpu_test_gpu_kernels-$b kernels-$b 120; done
 for b in b0 b1; do
   if [ $b = b0 ]; then CHECK_PROGS="-p gemmq:split:n160:s1 -p gemmq:split:n160:s2 -p gemmq:split:n160:s3 -p gemmq:split:n160:s4"
   else CHECK_PROGS="$progs"; fi
