@@ -488,7 +488,8 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 	    "gemmq:split:n64:s2",  "gemmq:split:n64:s3",  "gemmq:split:n64:s4",
 	    "gemmq:split:n128:s1", "gemmq:split:n128:s2", "gemmq:split:n128:s3",
 	    "gemmq:split:n128:s4", "gemmq:split:n256:s1", "gemmq:split:n256:s2",
-	    "gemmq:split:n256:s3", "gemmq:split:n256:s4"};
+	    "gemmq:split:n256:s3", "gemmq:split:n256:s4", "gemmq:split:n320:s1",
+	    "gemmq:split:n320:s2", "gemmq:split:n320:s3", "gemmq:split:n320:s4"};
 	static const char *const refs[] = {"cublas:default",  "cublaslt:algo:0", "cublaslt:algo:1",
 	                                   "cublaslt:algo:2", "cublaslt:algo:3", "cublaslt:algo:4",
 	                                   "cublaslt:algo:5", "cublaslt:algo:6", "cublaslt:algo:7"};

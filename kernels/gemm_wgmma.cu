@@ -18,7 +18,7 @@
  * the shared addresses (barriers, copy targets) from one K-block to the next rather than derive
  * them from i; the consumers' loop (gq_wg_consume) is unrolled over the ring's stages, so that a
  * stage's barriers and descriptors are fixed offsets from the first stage's (fourteenth round),
- * and with the tiles of WN = 128 releases a stage one K-block later, once the next stage's
+ * and with the tiles of WN ≥ 128 releases a stage one K-block later, once the next stage's
  * multiplies are issued and its own have finished (fifteenth round); a wait is one
  * try_wait loop inside the asm whose tries may suspend the thread until the phase completes (the
  * suspend-time hint) rather than poll (with the carried state, 0.3-0.7 % faster at T ≥ 40963 on
@@ -48,13 +48,30 @@
  * SM; WN = 128 needs about 150 and one CTA per SM. Several CTAs per SM matter on the memory-bound
  * points: a grid of a few hundred CTAs is then resident at once and shares HBM evenly instead of
  * running a second, partly empty wave. The ring of stages takes the shared memory of its CTAs'
- * share of the SM. */
+ * share of the SM.
+ *
+ * The 64×320 tile (gemmq:split:n320, the tile of cuBLASLt's fastest kernel at 5120x128: 16 N
+ * tiles × 2 M tiles × 4 splits fill 128 SMs, where the other tiles fill 120 or need two waves)
+ * has two consumer warpgroups of unequal width, 192 and 128 columns (WN, WN_LAST), because a
+ * wgmma's B must start on one of x's 64-column boxes. The first needs 2 × 96 registers for its
+ * accumulators and sums, more than a CTA of 288 threads may have, so the producer is a whole
+ * warpgroup (setmaxnreg acts on warpgroups) that gives its registers to the consumers:
+ * PRODUCER_REGS each for the producer, CONSUMER_REGS for the consumers (ptxas then spills a few
+ * registers in the epilogue only). Three consumer warpgroups (128, 128, 64 columns, 40 and 152
+ * registers) were 0.3-0.6 % slower at 5120x128, T >= 40963 (results/h200/logs/
+ * wgrad-experiments.md, nineteenth round). */
 template <int BM, int BN> struct gq_wg_cfg {
-	static constexpr int WN = (BN == 64 || (BM == 64 && BN == 128)) ? 64 : 128;
-	static constexpr int WG_M = BM / 64, WG_N = BN / WN;  /* consumer warpgroups along M, N */
+	static constexpr int WN = BN == 320 ? 192 : (BN == 64 || (BM == 64 && BN == 128)) ? 64 : 128;
+	static constexpr int WN_LAST = BN == 320 ? 128 : WN;
+	static constexpr int WG_M = BM / 64, WG_N = BN == 320 ? 2 : BN / WN; /* along M, N */
 	static constexpr int CONSUMERS = WG_M * WG_N;
-	static constexpr int THREADS = CONSUMERS * 128 + 32; /* + the producer warp */
-	static constexpr int CTAS_PER_SM = WN == 128 ? 1 : (CONSUMERS == 1 ? 3 : 2);
+	static constexpr int PRODUCER_THREADS = BN == 320 ? 128 : 32; /* a warp or a warpgroup */
+	static constexpr int THREADS = CONSUMERS * 128 + PRODUCER_THREADS;
+	static constexpr int PRODUCER_REGS = 72, CONSUMER_REGS = 216;
+	static_assert(PRODUCER_THREADS == 32 ||
+	                  PRODUCER_REGS * PRODUCER_THREADS + CONSUMER_REGS * CONSUMERS * 128 <= 65536,
+	              "the registers handed over fit in the SM's file");
+	static constexpr int CTAS_PER_SM = WN >= 128 ? 1 : (CONSUMERS == 1 ? 3 : 2);
 	static constexpr int SMEM_TARGET =
 	    CTAS_PER_SM == 1 ? 200 * 1024 : (CTAS_PER_SM == 2 ? 110 * 1024 : 72 * 1024);
 	static constexpr int A_BYTES = (BM / 64) * GQ_WG_BOX_BYTES;
@@ -76,7 +93,7 @@ template <int BM, int BN> struct gq_wg_cfg {
 	 * truncation error of a chunk grows with its length: in the GPU kernel test the worst
 	 * rel_fro went from 3.7e-7 to 7.5e-7 with FP32 out and from 2.7e-7 to 6.1e-7 for the router
 	 * ops (budgets 5e-5 and 2e-6). */
-	static constexpr bool PIPE = WN == 128;
+	static constexpr bool PIPE = WN >= 128;
 	static constexpr int CHUNK_ROUNDS = PIPE ? 2 : 1;
 	static_assert(CONSUMERS >= 1 && CONSUMERS <= 2, "one or two consumer warpgroups");
 	static_assert(STAGES >= 2, "at least two stages");
@@ -265,6 +282,30 @@ __device__ __forceinline__ void gq_wg_mma_n128(float (&d)[64], uint32_t da, uint
 	             : "r"(da), "r"(db), "r"(scale_d), "r"(GQ_WG_DESC_HI));
 }
 
+__device__ __forceinline__ void gq_wg_mma_n192(float (&d)[96], uint32_t da, uint32_t db,
+                                               int scale_d)
+{
+	asm volatile(GQ_WG_MMA_HEAD(98, 96, 97, 99)
+	             "wgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16 {"
+	             "%0, %1, %2, %3, %4, %5, %6, %7, "
+	             "%8, %9, %10, %11, %12, %13, %14, %15, "
+	             "%16, %17, %18, %19, %20, %21, %22, %23, "
+	             "%24, %25, %26, %27, %28, %29, %30, %31, "
+	             "%32, %33, %34, %35, %36, %37, %38, %39, "
+	             "%40, %41, %42, %43, %44, %45, %46, %47, "
+	             "%48, %49, %50, %51, %52, %53, %54, %55, "
+	             "%56, %57, %58, %59, %60, %61, %62, %63, "
+	             "%64, %65, %66, %67, %68, %69, %70, %71, "
+	             "%72, %73, %74, %75, %76, %77, %78, %79, "
+	             "%80, %81, %82, %83, %84, %85, %86, %87, "
+	             "%88, %89, %90, %91, %92, %93, %94, %95"
+	             "}, da, db, p, 1, 1, 1, 1;\n}\n"
+	             : GQ_WG_ACC8(d, 0), GQ_WG_ACC8(d, 8), GQ_WG_ACC8(d, 16), GQ_WG_ACC8(d, 24),
+	               GQ_WG_ACC8(d, 32), GQ_WG_ACC8(d, 40), GQ_WG_ACC8(d, 48), GQ_WG_ACC8(d, 56),
+	               GQ_WG_ACC8(d, 64), GQ_WG_ACC8(d, 72), GQ_WG_ACC8(d, 80), GQ_WG_ACC8(d, 88)
+	             : "r"(da), "r"(db), "r"(scale_d), "r"(GQ_WG_DESC_HI));
+}
+
 /* (da, db: the descriptors' low words, gq_wg_desc_lo) */
 template <int WN>
 __device__ __forceinline__ void gq_wg_mma(float (&d)[WN / 2], uint32_t da, uint32_t db,
@@ -279,6 +320,12 @@ __device__ __forceinline__ void gq_wg_mma<128>(float (&d)[64], uint32_t da, uint
                                                int scale_d)
 {
 	gq_wg_mma_n128(d, da, db, scale_d);
+}
+template <>
+__device__ __forceinline__ void gq_wg_mma<192>(float (&d)[96], uint32_t da, uint32_t db,
+                                               int scale_d)
+{
+	gq_wg_mma_n192(d, da, db, scale_d);
 }
 
 /* A consumer warpgroup's multiplies of one stage, issued as one group and not waited for: the
@@ -337,18 +384,20 @@ __device__ __forceinline__ void gq_wg_next_stage(int &s, uint32_t &parity, bool 
  * map_c: boxes of 64 rows × 32 columns, 128-byte swizzle), not by per-thread atomics. The
  * warpgroup stages them in the ring, idle by then: every consumer has finished every stage, so no
  * copy (of this CTA's producer, or multicast by another CTA of the cluster, which copies the same
- * K-blocks) is still to land. Box b of warpgroup wg lies at smem + wg·64·WN·4 + b·8192; in it, row
+ * K-blocks) is still to land. Box b of warpgroup wg lies at smem + st_off + b·8192 (st_off =
+ * wg·64·WN·4 where every warpgroup is WN wide, the first one's 64·192·4 bytes for the second of
+ * the 64×320 tile); in it, row
  * r is 128 bytes at r·128 with its 16-byte chunk c at c ^ (r % 8), the layout the map's swizzle
  * reads, so a warp's float2 stores fall on distinct banks pairwise. With BF16 out, the grid's
  * end makes the sums visible to the rounding kernel after it. */
 template <int WN, int THREADS>
 __device__ __forceinline__ void gq_wg_reduce_tile(const CUtensorMap *map_c, unsigned char *smem,
-                                                  int wg, const float (&sum)[WN / 2], int col,
-                                                  int row)
+                                                  int wg, size_t st_off,
+                                                  const float (&sum)[WN / 2], int col, int row)
 {
 	const int tid = threadIdx.x, warp = (tid % 128) / 32, lane = tid & 31;
 	gq_wg_consumers_sync(THREADS); /* every warpgroup is done with the ring */
-	unsigned char *st = smem + (size_t)wg * 64 * WN * 4;
+	unsigned char *st = smem + st_off;
 #pragma unroll
 	for (int j = 0; j < WN / 2; j += 2) { /* the accumulator layout of the epilogue below */
 		const int r = 16 * warp + lane / 4 + 8 * ((j >> 1) & 1);
@@ -457,14 +506,13 @@ __device__ __forceinline__ void gq_wg_release(const uint32_t (&bars)[CL], uint32
  * program 0.4-2.4 % faster (fourteenth round of results/h200/logs/wgrad-experiments.md). The
  * loop's own tests and the chunk's adds do not: without them (in the 128×128 kernel about 34
  * instructions a K-block and warp instead of 56) the time was the same (fifteenth round). */
-template <int BM, int BN, int CL>
-__device__ __forceinline__ void gq_wg_consume(float (&acc)[gq_wg_cfg<BM, BN>::WN / 2],
-                                              float (&sum)[gq_wg_cfg<BM, BN>::WN / 2], int nkb,
+template <int BM, int BN, int CL, int WN>
+__device__ __forceinline__ void gq_wg_consume(float (&acc)[WN / 2], float (&sum)[WN / 2], int nkb,
                                               uint32_t full0, const uint32_t (&empties)[CL],
                                               uint32_t da0, uint32_t db0, int tid)
 {
 	using C = gq_wg_cfg<BM, BN>;
-	constexpr int WN = C::WN, S = C::STAGES;
+	constexpr int S = C::STAGES;
 	/* K-block s of a round waited for, multiplied into acc (overwriting it where it starts a
 	 * chunk) and released; with PIPE its multiplies are left running and the stage before it
 	 * is released once they are the only ones still running, unless the K-block starts a chunk
@@ -572,6 +620,43 @@ __device__ __forceinline__ void gq_wg_ring_init(unsigned char *smem, uint64_t *f
 	}
 }
 
+/* A consumer warpgroup of gq_wg_kernel: rows [64·wm, 64·wm + 64) and the WN columns from col of
+ * the CTA's tile (m0, n0), over its nkb K-blocks, then its sums added (GQ_MMA_ATOMIC, staged in
+ * the ring st_off bytes in) or stored. */
+template <int BM, int BN, int CL, int WN>
+__device__ __forceinline__ void gq_wg_consumer(const CUtensorMap *map_c, const gq_wg_params &p,
+                                               unsigned char *smem, uint64_t *full,
+                                               uint64_t *empty, int nkb, int m0, int n0, int wg,
+                                               int wm, int col, size_t st_off, int tid)
+{
+	using C = gq_wg_cfg<BM, BN>;
+	float acc[WN / 2], sum[WN / 2];
+#pragma unroll
+	for (int i = 0; i < WN / 2; i++)
+		acc[i] = 0.f, sum[i] = 0.f;
+
+	const uint32_t full0 = gq_wg_smem_addr(full);
+	uint32_t empties[CL];
+	gq_wg_cluster_bars<CL>(gq_wg_smem_addr(empty), empties);
+	const uint32_t da0 = gq_wg_desc_lo(gq_wg_smem_addr(smem + wm * GQ_WG_BOX_BYTES));
+	const uint32_t db0 =
+	    gq_wg_desc_lo(gq_wg_smem_addr(smem + C::A_BYTES + (col / 64) * GQ_WG_BOX_BYTES));
+	gq_wg_consume<BM, BN, CL, WN>(acc, sum, nkb, full0, empties, da0, db0, tid);
+
+	/* Epilogue. Accumulator j of lane l in warp w (of the warpgroup) is row 16w + l/4 + 8·((j/2)
+	 * % 2), column 8·(j/4) + 2·(l % 4) + j % 2: pairs (j, j + 1) are adjacent columns. */
+	const int warp = (tid % 128) / 32, lane = tid & 31;
+	const int64_t row0 = (int64_t)m0 + 64 * wm + 16 * warp + lane / 4;
+	const int64_t col0 = (int64_t)n0 + col + 2 * (lane % 4);
+	if (p.mode == GQ_MMA_ATOMIC) {
+		gq_wg_reduce_tile<WN, C::CONSUMERS * 128>(map_c, smem, wg, st_off, sum, n0 + col,
+		                                          m0 + 64 * wm);
+		return;
+	}
+	gq_wg_store_sums<WN>(sum, p.mode == GQ_MMA_SLICES, p.ws + (int64_t)blockIdx.z * p.m * p.n,
+	                     p.out, p.out_fp32, p.n, row0, col0, p.m, p.n);
+}
+
 /* STREAM_B: B's copies carry no L2 hint (p.b_stream; compiled for the BM = 64 tiles and the
  * shared copies only, so that the others keep the producer loop they had). SHARE, CL: the
  * shared copies (p.share, p.cluster; gemm_wgmma.h), CL CTAs per cluster. */
@@ -582,10 +667,10 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
                  const __grid_constant__ CUtensorMap map_c, const gq_wg_params p)
 {
 	using C = gq_wg_cfg<BM, BN>;
-	constexpr int WN = C::WN;
 	static_assert((SHARE == GQ_WG_SHARE_NONE && CL == 1) ||
 	                  (SHARE == GQ_WG_SHARE_G && BM == 128 && BN == 128 && (CL == 2 || CL == 4)) ||
-	                  (SHARE == GQ_WG_SHARE_X && BM == 64 && BN == 256 && CL == 2),
+	                  (SHARE == GQ_WG_SHARE_X && BM == 64 && (BN == 256 || BN == 320) &&
+	                   CL == 2),
 	              "the shared copies compiled");
 	extern __shared__ unsigned char gq_wg_smem_raw[];
 	__shared__ __align__(8) uint64_t full[C::STAGES], empty[C::STAGES];
@@ -618,6 +703,8 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	 * (broadcast from lane 0), so that the consumers' code is no divergent path to ptxas (see
 	 * gq_wg_release) */
 	if (__shfl_sync(0xffffffffu, tid / 32, 0) >= C::CONSUMERS * 4) {
+		if (C::PRODUCER_THREADS == 128)
+			asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::PRODUCER_REGS));
 		if (tid == C::CONSUMERS * 128) {
 			const uint64_t keep = gq_wg_policy_evict_last(), stream = gq_wg_policy_evict_first();
 			const uint32_t tx = C::STAGE_BYTES - (64 - a_box) * GQ_WG_BK * 2; /* one A box */
@@ -647,9 +734,11 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 				} else {
 					gq_wg_copy_a<BM>(a, &map_a, m0, row, bar, keep);
 				}
-				if (SHARE == GQ_WG_SHARE_X) { /* boxes 2r and 2r + 1 of x from rank r */
+				if (SHARE == GQ_WG_SHARE_X) { /* rank 0 the first half of x's boxes
+								* (rounded up), rank 1 the rest */
+					constexpr int NB = BN / 64, H = (NB + 1) / 2;
 #pragma unroll
-					for (int c = 2 * (int)rank; c < 2 * (int)rank + 2; c++)
+					for (int c = rank ? H : 0; c < (rank ? NB : H); c++)
 						gq_wg_tma_load_mc_nohint(b + c * GQ_WG_BOX_BYTES, &map_b,
 						                         n0 + 64 * c, row, bar, (uint16_t)3);
 				} else {
@@ -670,35 +759,20 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 		return;
 	}
 
-	/* a consumer warpgroup: rows [64·wm, 64·wm + 64), columns [WN·wn, WN·wn + WN) of the tile
-	 * (wg from lane 0: a value the compiler knows to be the same across the warp, so that the
-	 * descriptors and barrier addresses derived from it can live in uniform registers) */
+	/* a consumer warpgroup: rows [64·wm, 64·wm + 64), columns [WN·wn, WN·wn + WN) of the tile,
+	 * the last one's WN_LAST wide (wg from lane 0: a value the compiler knows to be the same
+	 * across the warp, so that the descriptors and barrier addresses derived from it can live in
+	 * uniform registers) */
 	const int wg = __shfl_sync(0xffffffffu, tid / 128, 0), wm = wg / C::WG_N, wn = wg % C::WG_N;
-	float acc[WN / 2], sum[WN / 2];
-#pragma unroll
-	for (int i = 0; i < WN / 2; i++)
-		acc[i] = 0.f, sum[i] = 0.f;
-
-	const uint32_t full0 = gq_wg_smem_addr(full);
-	uint32_t empties[CL];
-	gq_wg_cluster_bars<CL>(gq_wg_smem_addr(empty), empties);
-	const uint32_t da0 = gq_wg_desc_lo(gq_wg_smem_addr(smem + wm * GQ_WG_BOX_BYTES));
-	const uint32_t db0 =
-	    gq_wg_desc_lo(gq_wg_smem_addr(smem + C::A_BYTES + (wn * WN / 64) * GQ_WG_BOX_BYTES));
-	gq_wg_consume<BM, BN, CL>(acc, sum, (int)nkb, full0, empties, da0, db0, tid);
-
-	/* Epilogue. Accumulator j of lane l in warp w (of the warpgroup) is row 16w + l/4 + 8·((j/2)
-	 * % 2), column 8·(j/4) + 2·(l % 4) + j % 2: pairs (j, j + 1) are adjacent columns. */
-	const int warp = (tid % 128) / 32, lane = tid & 31;
-	const int64_t row0 = (int64_t)m0 + 64 * wm + 16 * warp + lane / 4;
-	const int64_t col0 = (int64_t)n0 + WN * wn + 2 * (lane % 4);
-	if (p.mode == GQ_MMA_ATOMIC) {
-		gq_wg_reduce_tile<WN, C::CONSUMERS * 128>(&map_c, smem, wg, sum,
-		                                          (int)(n0 + WN * wn), (int)(m0 + 64 * wm));
-		return;
-	}
-	gq_wg_store_sums<WN>(sum, p.mode == GQ_MMA_SLICES, p.ws + (int64_t)blockIdx.z * p.m * p.n,
-	                     p.out, p.out_fp32, p.n, row0, col0, p.m, p.n);
+	if (C::PRODUCER_THREADS == 128)
+		asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::CONSUMER_REGS));
+	if (C::WN_LAST != C::WN && wg == C::CONSUMERS - 1)
+		gq_wg_consumer<BM, BN, CL, C::WN_LAST>(&map_c, p, smem, full, empty, (int)nkb, m0, n0,
+		                                       wg, wm, C::WN * wn,
+		                                       (size_t)64 * C::WN * wn * 4, tid);
+	else
+		gq_wg_consumer<BM, BN, CL, C::WN>(&map_c, p, smem, full, empty, (int)nkb, m0, n0, wg,
+		                                  wm, C::WN * wn, (size_t)wg * 64 * C::WN * 4, tid);
 }
 
 /* gemmq:streamk (GQ_MMA_STREAMK with gemm_mma.h's geometry in K-blocks of GQ_WG_BK rows:
@@ -718,6 +792,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 {
 	using C = gq_wg_cfg<BM, BN>;
 	constexpr int WN = C::WN;
+	static_assert(C::WN_LAST == WN, "consumer warpgroups of one width");
 	extern __shared__ unsigned char gq_wg_smem_raw[];
 	__shared__ __align__(8) uint64_t full[C::STAGES], empty[C::STAGES];
 	unsigned char *smem = reinterpret_cast<unsigned char *>(
@@ -832,6 +907,13 @@ typedef struct gq_wg_entry {
 		    GQ_WG_FUNC(BM, BN, false), BM == 64 ? GQ_WG_FUNC(64, BN, true) : NULL, SHARE,  \
 		    CL2, CL4, GQ_WG_SK(BM, BN, false), BM == 64 ? GQ_WG_SK(64, BN, true) : NULL    \
 	}
+/* A tile gemmq:split only runs (no stream-K instance) */
+#define GQ_WG_ENTRY_SPLIT(BM, BN, SHARE, CL2)                                                      \
+	{                                                                                          \
+		BM, BN, gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::SMEM,                       \
+		    GQ_WG_FUNC(BM, BN, false), GQ_WG_FUNC(BM, BN, true), SHARE, CL2, NULL, NULL,   \
+		    NULL                                                                           \
+	}
 
 static const gq_wg_entry *gq_wg_find(int bm, int bn)
 {
@@ -839,6 +921,7 @@ static const gq_wg_entry *gq_wg_find(int bm, int bn)
 	    GQ_WG_ENTRY(64, 64, GQ_WG_SHARE_NONE, NULL, NULL),
 	    GQ_WG_ENTRY(64, 128, GQ_WG_SHARE_NONE, NULL, NULL),
 	    GQ_WG_ENTRY(64, 256, GQ_WG_SHARE_X, GQ_WG_FUNC(64, 256, true, GQ_WG_SHARE_X, 2), NULL),
+	    GQ_WG_ENTRY_SPLIT(64, 320, GQ_WG_SHARE_X, GQ_WG_FUNC(64, 320, true, GQ_WG_SHARE_X, 2)),
 	    GQ_WG_ENTRY(128, 64, GQ_WG_SHARE_NONE, NULL, NULL),
 	    GQ_WG_ENTRY(128, 128, GQ_WG_SHARE_G, GQ_WG_FUNC(128, 128, true, GQ_WG_SHARE_G, 2),
 	                GQ_WG_FUNC(128, 128, true, GQ_WG_SHARE_G, 4))};

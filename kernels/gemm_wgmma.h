@@ -68,8 +68,8 @@
  * have in common, multicast to all of them, and x streams as above. The 128×128 tile (one M
  * tile): clusters of 2 or 4 N tiles share g, each CTA copying one box of it (clusters of 2) or a
  * 32-row half of one (clusters of 4, where all of the grid's clusters fit on the GPU at once;
- * gq_wg_cluster_for). The 64×256 tile (two M tiles): the M tiles of an N tile share x, each CTA
- * copying two of its four boxes. A stage is refilled when the consumers of every CTA of the
+ * gq_wg_cluster_for). The 64×256 and 64×320 tiles (two M tiles): the M tiles of an N tile share
+ * x, each CTA copying half of its boxes (of five, the first CTA three). A stage is refilled when the consumers of every CTA of the
  * cluster have released it, and each producer stays until they have released its last stages.
  * Only grids that keep at least 7/8 of the SMs busy share (gq_wg_share_fills).
  * Measured as knobs on an H200 (results/h200/logs/wgrad-experiments.md, eighth round), the best
@@ -122,7 +122,7 @@ typedef struct gq_wg_params {
 typedef enum gq_wg_share_mode {
 	GQ_WG_SHARE_NONE = 0,
 	GQ_WG_SHARE_G = 1, /* the 128×128 tile: N tiles along the cluster share A (g) */
-	GQ_WG_SHARE_X = 2, /* the 64×256 tile: the two M tiles share B (x) */
+	GQ_WG_SHARE_X = 2, /* the 64×256 and 64×320 tiles: the two M tiles share B (x) */
 } gq_wg_share_mode;
 
 /* 1 when B (x, [k, n] BF16) should stream past the L2 (see the top): m ≤ 64 and B at least
@@ -141,7 +141,7 @@ static inline int gq_wg_share(int64_t m, int64_t n, int64_t k, int bm, int bn, i
 		return GQ_WG_SHARE_NONE;
 	if (bm == 128 && bn == 128)
 		return GQ_WG_SHARE_G;
-	if (bm == 64 && bn == 256)
+	if (bm == 64 && (bn == 256 || bn == 320))
 		return GQ_WG_SHARE_X;
 	return GQ_WG_SHARE_NONE;
 }

@@ -6,7 +6,8 @@
  *        (M = d_out ≤ 128) one block row covers all of M, so x is read from HBM exactly once.
  *   BN = the name's block_n (gemmq:split), else 64, 128 or 256: the smallest that covers N,
  *        capped at 256, and at 128 when BM = 128 (no 128×256 kernel: gemm_mma.h). gemmq:split's
- *        block_n 256 with M > 64 takes BM = 64.
+ *        block_n 256 and 320 with M > 64 take BM = 64; block_n 320 runs the wgrad layout only
+ *        (the 64×320 tile of gemm_wgmma.h, for d_in 5120: 16 N tiles).
  *   raster: the M tiles run fastest when N > M (the B operand, N·K, is the larger one: its tiles
  *        are then read by consecutive CTAs and shared in L2), else the N tiles.
  *   target CTAs = SMs · min(CTAs per SM, 2).
@@ -82,7 +83,7 @@ static int parse_split(const char *text, int *block_n, int *splits)
 	if (end == text + 1 || end[0] != ':' || end[1] != 's' || end[2] < '1' || end[2] > '4' ||
 	    end[3] != '\0')
 		return -1;
-	if (bn != 64 && bn != 128 && bn != 256)
+	if (bn != 64 && bn != 128 && bn != 256 && bn != 320)
 		return -1;
 	char digits[8];
 	snprintf(digits, sizeof(digits), "%ld", bn);
@@ -109,13 +110,13 @@ static gq_status parse_name(const char *name, kern_kind *kind, int *block_n, int
 		if (parse_split(name + sizeof(split) - 1, block_n, splits) != 0)
 			return gq_error_set(
 			    err, GQ_ERR_INPUT, NULL,
-			    "program '%s': expected gemmq:split:n<64|128|256>:s<1..4> "
+			    "program '%s': expected gemmq:split:n<64|128|256|320>:s<1..4> "
 			    "(block_n 64, 128 or 256; 1 to 4 K splits)",
 			    name);
 	} else
 		return gq_error_set(err, GQ_ERR_INPUT, NULL,
 		                    "'%s' is not a gemmq program (gemmq:det, "
-		                    "gemmq:split:n<64|128|256>:s<1..4>, gemmq:streamk)",
+		                    "gemmq:split:n<64|128|256|320>:s<1..4>, gemmq:streamk)",
 		                    name);
 	return GQ_OK;
 }
@@ -208,6 +209,11 @@ static gq_status supports_impl(const kern_program *kp, const gemmq_problem *p, g
 	gq_status s = check_problem(kp->name, p, err);
 	if (s != GQ_OK)
 		return s;
+	if (kp->kind == KERN_SPLIT && kp->block_n == 320 && layout_of(p) != GQ_MMA_LAYOUT_WGRAD)
+		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
+		                    "%s: block_n 320 runs the wgrad layout only (wgrad, "
+		                    "router_wgrad), on the wgmma kernel",
+		                    kp->name);
 	return check_device(kp->name, err);
 }
 
@@ -617,9 +623,9 @@ static const gq_program_family families[] = {
      .deterministic = 1,
      .planted = 0,
      .open = gq_kernels_open},
-    {.pattern = "gemmq:split:n<64|128|256>:s<1..4>",
+    {.pattern = "gemmq:split:n<64|128|256|320>:s<1..4>",
      .description = "ours (sm_90): BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), block_n "
-                    "64/128/256, 1-4 K splits added "
+                    "64/128/256/320 (320: wgrad layout only), 1-4 K splits added "
                     "with FP32 atomics (s1 stores directly)",
      .host = 0,
      .deterministic = 0,

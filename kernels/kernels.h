@@ -4,13 +4,14 @@
  *                                      fixed order by a second kernel (no split when the tiles
  *                                      already fill the GPU); bitwise identical across reruns,
  *                                      streams and processes on one GPU model.
- *   gemmq:split:n<64|128|256>:s<1..4>  block_n 64/128/256 and 1..4 K splits combined by FP32
- *                                      atomic adds (not deterministic; s1 stores directly and
- *                                      declares itself deterministic).
+ *   gemmq:split:n<64|128|256|320>:s<1..4>  block_n 64/128/256/320 and 1..4 K splits combined
+ *                                      by FP32 atomic adds (not deterministic; s1 stores directly
+ *                                      and declares itself deterministic). block_n 320 runs the
+ *                                      wgrad layout only (wgrad, router_wgrad).
  *   gemmq:streamk                      stream-K: the (tile, K-tile) iterations spread evenly over
  *                                      all SMs, split tiles summed in K order by a fixup kernel
  *                                      (deterministic).
- * All run fwd, dgrad, wgrad and the router ops: BF16 in, FP32 accumulation, BF16 (round to nearest
+ * All (but block_n 320) run fwd, dgrad, wgrad and the router ops: BF16 in, FP32 accumulation, BF16 (round to nearest
  * even) or FP32 out, on sm_90 (H100/H200) only. The contiguous dimension of every operand and N
  * must be multiples of 8 (d_in, d_out are); T may be anything ≥ 1.
  */

@@ -36,7 +36,7 @@ static void test_families(void)
 	const gq_program_family *f = gq_kernel_families(&count);
 	CHECK(count == 3);
 	CHECK(strcmp(f[0].pattern, "gemmq:det") == 0 && f[0].deterministic == 1);
-	CHECK(strcmp(f[1].pattern, "gemmq:split:n<64|128|256>:s<1..4>") == 0 &&
+	CHECK(strcmp(f[1].pattern, "gemmq:split:n<64|128|256|320>:s<1..4>") == 0 &&
 	      f[1].deterministic == 0);
 	CHECK(strcmp(f[2].pattern, "gemmq:streamk") == 0 && f[2].deterministic == 1);
 	for (int i = 0; i < count; i++)
@@ -48,7 +48,8 @@ static void test_names(void)
 {
 	static const char *const good[] = {"gemmq:det",           "gemmq:streamk",
 	                                   "gemmq:split:n64:s1",  "gemmq:split:n128:s2",
-	                                   "gemmq:split:n256:s3", "gemmq:split:n256:s4"};
+	                                   "gemmq:split:n256:s3", "gemmq:split:n256:s4",
+	                                   "gemmq:split:n320:s1", "gemmq:split:n320:s4"};
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		gq_error err;
 		gq_error_clear(&err);
@@ -62,7 +63,8 @@ static void test_names(void)
 	    "gemmq:split:n128",     "gemmq:split:n128:s2x", "gemmq:split:n0128:s2",
 	    "gemmq:split:n+128:s2", "gemmq:split::s2",      "gemmq:split:",
 	    "gemmq:dett",           "gemmq:det:1",          "gemmq:streamk:2",
-	    "gemmq:split:n128:s12", "gemmq:split:s2:n128",
+	    "gemmq:split:n128:s12", "gemmq:split:s2:n128",  "gemmq:split:n192:s2",
+	    "gemmq:split:n512:s1",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		gemmq_program *prog = NULL;
@@ -77,7 +79,7 @@ static void test_names(void)
 	gq_error err;
 	gq_error_clear(&err);
 	gq_kernels_check("gemmq:split:n96:s2", &err);
-	CHECK_MSG(strstr(err.message, "gemmq:split:n<64|128|256>:s<1..4>") != NULL,
+	CHECK_MSG(strstr(err.message, "gemmq:split:n<64|128|256|320>:s<1..4>") != NULL,
 	          "the message should give the pattern: %s", err.message);
 }
 
@@ -132,6 +134,28 @@ static void test_supports_refuses(void)
 		CHECK_MSG(rc == GQ_ERR_UNSUPPORTED && strstr(msg, "gemmq:det"), "case %d: %d %s", i,
 		          rc, msg);
 	}
+	prog->destroy(prog->ctx);
+
+	/* block_n 320 (the 64×320 wgmma tile) runs the wgrad layout only: fwd and dgrad are refused
+	 * before any device query, with the reason; wgrad is not refused for that reason */
+	prog = open_ok("gemmq:split:n320:s4");
+	if (!prog)
+		return;
+	gemmq_problem fwd = ok, dgrad = ok;
+	fwd.a_trans = 0, fwd.b_trans = 1;
+	dgrad.a_trans = 0, dgrad.b_trans = 0;
+	fwd.k = dgrad.k = 1024; /* K contiguous in A: a multiple of 8 */
+	const gemmq_problem *other[] = {&fwd, &dgrad};
+	for (int i = 0; i < 2; i++) {
+		char msg[512] = "";
+		int rc = prog->supports(prog->ctx, other[i], msg, sizeof(msg));
+		CHECK_MSG(rc == GQ_ERR_UNSUPPORTED && strstr(msg, "gemmq:split:n320:s4") &&
+		              strstr(msg, "block_n 320 runs the wgrad layout only"),
+		          "layout %d: %d %s", i, rc, msg);
+	}
+	char msg[512] = "";
+	prog->supports(prog->ctx, &ok, msg, sizeof(msg)); /* 0 on an sm_90 GPU, else the device */
+	CHECK_MSG(strstr(msg, "block_n 320") == NULL, "wgrad refused for its layout: %s", msg);
 	prog->destroy(prog->ctx);
 }
 
@@ -294,6 +318,8 @@ static void test_share(void)
 	CHECK(gq_wg_share(128, 5120, 40963, 128, 128, l2) == GQ_WG_SHARE_G);
 	CHECK(gq_wg_share(128, 4096, 65537, 64, 256, l2) == GQ_WG_SHARE_X);
 	CHECK(gq_wg_share(96, 4096, 65537, 64, 256, l2) == GQ_WG_SHARE_X); /* two M tiles */
+	CHECK(gq_wg_share(128, 5120, 65537, 64, 320, l2) == GQ_WG_SHARE_X);
+	CHECK(gq_wg_share(64, 5120, 65537, 64, 320, l2) == GQ_WG_SHARE_NONE); /* one M tile */
 	CHECK(gq_wg_share(128, 4096, 65537, 64, 128, l2) == GQ_WG_SHARE_NONE); /* not compiled */
 	CHECK(gq_wg_share(128, 4096, 65537, 128, 64, l2) == GQ_WG_SHARE_NONE);
 	CHECK(gq_wg_share(64, 4096, 65537, 64, 256, l2) == GQ_WG_SHARE_NONE); /* one M tile */

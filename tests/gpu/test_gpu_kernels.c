@@ -1,7 +1,9 @@
 /* test_gpu_kernels.c (label gpu): gemmq's own programs against the FP64 reference, and their
  * speed on the memory-bound wgrad points.
  *
- * Programs: gemmq:det, gemmq:split:n<64|128|256>:s<1..4> (12), gemmq:streamk.
+ * Programs: gemmq:det, gemmq:split:n<64|128|256|320>:s<1..4> (16), gemmq:streamk. block_n 320
+ * runs the wgrad layout only: at the fwd, dgrad, router_fwd and router_dgrad points its supports
+ * must refuse with that reason (counted as refused, not as cases).
  * Points (seed 1, normal inputs of scale 1):
  *   wgrad   the shapes of protocols/k1_wgrad.json, d_in 4096 and 5120 × d_out 32, 48, 64, 128,
  *           512, 1024, at T ∈ {1025, 16173, 65537}; d_in 4096 × d_out 32, 48, 128 at T ∈ {1, 7};
@@ -56,11 +58,12 @@ static const char *const programs[] = {
     "gemmq:det",           "gemmq:split:n64:s1",  "gemmq:split:n64:s2",  "gemmq:split:n64:s3",
     "gemmq:split:n64:s4",  "gemmq:split:n128:s1", "gemmq:split:n128:s2", "gemmq:split:n128:s3",
     "gemmq:split:n128:s4", "gemmq:split:n256:s1", "gemmq:split:n256:s2", "gemmq:split:n256:s3",
-    "gemmq:split:n256:s4", "gemmq:streamk",
+    "gemmq:split:n256:s4", "gemmq:split:n320:s1", "gemmq:split:n320:s2", "gemmq:split:n320:s3",
+    "gemmq:split:n320:s4", "gemmq:streamk",
 };
 #define PROGRAM_COUNT ((int)(sizeof(programs) / sizeof(programs[0])))
 #define FIRST_SPLIT   1
-#define SPLIT_COUNT   12
+#define SPLIT_COUNT   16
 
 /* One point of the test; timed points also get the speed section. */
 typedef struct point_spec {
@@ -88,7 +91,7 @@ static int cache_count;
 
 /* What the summary says about one program. */
 typedef struct program_stats {
-	int cases, failed, deterministic_cases, router_misses;
+	int cases, failed, deterministic_cases, router_misses, refused;
 	int64_t worst_differing; /* over reruns and streams, deterministic programs */
 	double worst_rel_fro[3]; /* k1_bf16, k1_fp32, router_fp32 */
 	double worst_bound;
@@ -359,6 +362,16 @@ static void run_case(const point *pt, gq_dtype dtype, int pi)
 	q.out_dtype = dtype;
 	gq_problem_describe(&q, desc, (int)sizeof(desc));
 	snprintf(label, sizeof(label), "%-20s %-40s", prog->name, desc);
+	if (strstr(prog->name, ":n320:") && !(p.a_trans && !p.b_trans)) { /* not wgrad layout */
+		const int rc = prog->supports(prog->ctx, &p, msg, sizeof(msg));
+		const int ok = rc == GEMMQ_UNSUPPORTED &&
+		               strstr(msg, "block_n 320 runs the wgrad layout only") != NULL;
+		CHECK_MSG(ok, "%s: should be refused (wgrad layout only): %d %s", label, rc, msg);
+		printf("%s %s: %s\n", label, ok ? "refused" : "FAIL not refused", msg);
+		st->refused++;
+		st->failed += !ok;
+		return;
+	}
 	st->cases++;
 
 	gemmq_operands io = {.a = pt->a->dev, .b = pt->b->dev, .out = d_out};
@@ -549,7 +562,8 @@ static void time_point(const point *pt)
 			       i % 4 ? " "
 			             : (i == 0   ? " n64 "
 			                : i == 4 ? " | n128 "
-			                         : " | n256 "),
+			                : i == 8 ? " | n256 "
+			                         : " | n320 "),
 			       t[FIRST_SPLIT + i]);
 		printf("\n#   cublaslt:algo:0..7 us:");
 		for (int a = 0; a < LT_ALGOS; a++)
@@ -678,10 +692,10 @@ static void print_summary(void)
 {
 	for (int i = 0; i < PROGRAM_COUNT; i++) {
 		const program_stats *st = &stats[i];
-		printf("# summary %-20s cases %4d failed %3d | worst rel_fro bf16 %.1e fp32 %.1e "
-		       "router "
+		printf("# summary %-20s cases %4d refused %2d failed %3d | worst rel_fro bf16 %.1e "
+		       "fp32 %.1e router "
 		       "%.1e | bound %.2f | ",
-		       programs[i], st->cases, st->failed, st->worst_rel_fro[0],
+		       programs[i], st->cases, st->refused, st->failed, st->worst_rel_fro[0],
 		       st->worst_rel_fro[1], st->worst_rel_fro[2], st->worst_bound);
 		if (opened[i]->flags & GEMMQ_PROGRAM_DETERMINISTIC)
 			printf("deterministic: %s over %d cases",
