@@ -58,7 +58,7 @@
  * warpgroup (setmaxnreg acts on warpgroups) that gives its registers to the consumers:
  * PRODUCER_REGS each for the producer, CONSUMER_REGS for the consumers (ptxas then spills a few
  * registers in the epilogue only). Three consumer warpgroups (128, 128, 64 columns, 40 and 152
- * registers) were 0.3-0.6 % slower at 5120x128, T >= 40963 (results/h200/logs/
+ * registers) were 0.4-0.5 % slower at 5120x128, T >= 40963 (results/h200/logs/
  * wgrad-experiments.md, nineteenth round). */
 template <int BM, int BN> struct gq_wg_cfg {
 	static constexpr int WN = BN == 320 ? 192 : (BN == 64 || (BM == 64 && BN == 128)) ? 64 : 128;
