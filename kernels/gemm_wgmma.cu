@@ -248,16 +248,28 @@ template <int R> __device__ __forceinline__ void gq_wg_fence_regs(float (&d)[R])
 	"+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
 	    "+f"(d[i + 6]), "+f"(d[i + 7])
 
+/* The accumulators' operand list of a wgmma with N columns: %0 … %(N/2 − 1). */
+#define GQ_WG_OPS8(a, b, c, d, e, f, g, h)                                                         \
+	"%" #a ", %" #b ", %" #c ", %" #d ", %" #e ", %" #f ", %" #g ", %" #h
+#define GQ_WG_OPS32                                                                                \
+	GQ_WG_OPS8(0, 1, 2, 3, 4, 5, 6, 7) ", " GQ_WG_OPS8(8, 9, 10, 11, 12, 13, 14, 15) ", "          \
+	GQ_WG_OPS8(16, 17, 18, 19, 20, 21, 22, 23) ", " GQ_WG_OPS8(24, 25, 26, 27, 28, 29, 30, 31)
+#define GQ_WG_OPS64                                                                                \
+	GQ_WG_OPS32 ", " GQ_WG_OPS8(32, 33, 34, 35, 36, 37, 38, 39) ", "                               \
+	GQ_WG_OPS8(40, 41, 42, 43, 44, 45, 46, 47) ", " GQ_WG_OPS8(48, 49, 50, 51, 52, 53, 54, 55)     \
+	", " GQ_WG_OPS8(56, 57, 58, 59, 60, 61, 62, 63)
+#define GQ_WG_OPS96                                                                                \
+	GQ_WG_OPS64 ", " GQ_WG_OPS8(64, 65, 66, 67, 68, 69, 70, 71) ", "                               \
+	GQ_WG_OPS8(72, 73, 74, 75, 76, 77, 78, 79) ", " GQ_WG_OPS8(80, 81, 82, 83, 84, 85, 86, 87)     \
+	", " GQ_WG_OPS8(88, 89, 90, 91, 92, 93, 94, 95)
+
 /* D (+)= A·B for one k16 step, m64nNk16, BF16 in, FP32 accumulators, both operands MN-major
  * (imm-trans-a = imm-trans-b = 1); scale_d 0 overwrites D. */
 __device__ __forceinline__ void gq_wg_mma_n64(float (&d)[32], uint32_t da, uint32_t db, int scale_d)
 {
 	asm volatile(GQ_WG_MMA_HEAD(34, 32, 33, 35)
 	             "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
-	             "%0, %1, %2, %3, %4, %5, %6, %7, "
-	             "%8, %9, %10, %11, %12, %13, %14, %15, "
-	             "%16, %17, %18, %19, %20, %21, %22, %23, "
-	             "%24, %25, %26, %27, %28, %29, %30, %31"
+	             GQ_WG_OPS32
 	             "}, da, db, p, 1, 1, 1, 1;\n}\n"
 	             : GQ_WG_ACC8(d, 0), GQ_WG_ACC8(d, 8), GQ_WG_ACC8(d, 16), GQ_WG_ACC8(d, 24)
 	             : "r"(da), "r"(db), "r"(scale_d), "r"(GQ_WG_DESC_HI));
@@ -268,14 +280,7 @@ __device__ __forceinline__ void gq_wg_mma_n128(float (&d)[64], uint32_t da, uint
 {
 	asm volatile(GQ_WG_MMA_HEAD(66, 64, 65, 67)
 	             "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
-	             "%0, %1, %2, %3, %4, %5, %6, %7, "
-	             "%8, %9, %10, %11, %12, %13, %14, %15, "
-	             "%16, %17, %18, %19, %20, %21, %22, %23, "
-	             "%24, %25, %26, %27, %28, %29, %30, %31, "
-	             "%32, %33, %34, %35, %36, %37, %38, %39, "
-	             "%40, %41, %42, %43, %44, %45, %46, %47, "
-	             "%48, %49, %50, %51, %52, %53, %54, %55, "
-	             "%56, %57, %58, %59, %60, %61, %62, %63"
+	             GQ_WG_OPS64
 	             "}, da, db, p, 1, 1, 1, 1;\n}\n"
 	             : GQ_WG_ACC8(d, 0), GQ_WG_ACC8(d, 8), GQ_WG_ACC8(d, 16), GQ_WG_ACC8(d, 24),
 	               GQ_WG_ACC8(d, 32), GQ_WG_ACC8(d, 40), GQ_WG_ACC8(d, 48), GQ_WG_ACC8(d, 56)
@@ -287,18 +292,7 @@ __device__ __forceinline__ void gq_wg_mma_n192(float (&d)[96], uint32_t da, uint
 {
 	asm volatile(GQ_WG_MMA_HEAD(98, 96, 97, 99)
 	             "wgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16 {"
-	             "%0, %1, %2, %3, %4, %5, %6, %7, "
-	             "%8, %9, %10, %11, %12, %13, %14, %15, "
-	             "%16, %17, %18, %19, %20, %21, %22, %23, "
-	             "%24, %25, %26, %27, %28, %29, %30, %31, "
-	             "%32, %33, %34, %35, %36, %37, %38, %39, "
-	             "%40, %41, %42, %43, %44, %45, %46, %47, "
-	             "%48, %49, %50, %51, %52, %53, %54, %55, "
-	             "%56, %57, %58, %59, %60, %61, %62, %63, "
-	             "%64, %65, %66, %67, %68, %69, %70, %71, "
-	             "%72, %73, %74, %75, %76, %77, %78, %79, "
-	             "%80, %81, %82, %83, %84, %85, %86, %87, "
-	             "%88, %89, %90, %91, %92, %93, %94, %95"
+	             GQ_WG_OPS96
 	             "}, da, db, p, 1, 1, 1, 1;\n}\n"
 	             : GQ_WG_ACC8(d, 0), GQ_WG_ACC8(d, 8), GQ_WG_ACC8(d, 16), GQ_WG_ACC8(d, 24),
 	               GQ_WG_ACC8(d, 32), GQ_WG_ACC8(d, 40), GQ_WG_ACC8(d, 48), GQ_WG_ACC8(d, 56),

@@ -69,8 +69,9 @@
  * tile): clusters of 2 or 4 N tiles share g, each CTA copying one box of it (clusters of 2) or a
  * 32-row half of one (clusters of 4, where all of the grid's clusters fit on the GPU at once;
  * gq_wg_cluster_for). The 64×256 and 64×320 tiles (two M tiles): the M tiles of an N tile share
- * x, each CTA copying half of its boxes (of five, the first CTA three). A stage is refilled when the consumers of every CTA of the
- * cluster have released it, and each producer stays until they have released its last stages.
+ * x, each CTA copying half of its boxes (of five, the first CTA three). A stage is refilled when
+ * the consumers of every CTA of the cluster have released it, and each producer stays until they
+ * have released its last stages.
  * Only grids that keep at least 7/8 of the SMs busy share (gq_wg_share_fills).
  * Measured as knobs on an H200 (results/h200/logs/wgrad-experiments.md, eighth round), the best
  * split program at d_out 128 was then 3-4 % faster at 4096, T ≥ 65471 (the 64×256 tile), 6-7 %

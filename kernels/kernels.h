@@ -11,8 +11,8 @@
  *   gemmq:streamk                      stream-K: the (tile, K-tile) iterations spread evenly over
  *                                      all SMs, split tiles summed in K order by a fixup kernel
  *                                      (deterministic).
- * All (but block_n 320) run fwd, dgrad, wgrad and the router ops: BF16 in, FP32 accumulation, BF16 (round to nearest
- * even) or FP32 out, on sm_90 (H100/H200) only. The contiguous dimension of every operand and N
+ * All (but block_n 320) run fwd, dgrad, wgrad and the router ops: BF16 in, FP32 accumulation,
+ * BF16 (round to nearest even) or FP32 out, on sm_90 (H100/H200) only. The contiguous dimension of every operand and N
  * must be multiples of 8 (d_in, d_out are); T may be anything ≥ 1.
  */
 #ifndef GQ_KERNELS_H
