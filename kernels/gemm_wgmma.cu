@@ -263,64 +263,35 @@ template <int R> __device__ __forceinline__ void gq_wg_fence_regs(float (&d)[R])
 	GQ_WG_OPS8(72, 73, 74, 75, 76, 77, 78, 79) ", " GQ_WG_OPS8(80, 81, 82, 83, 84, 85, 86, 87)     \
 	", " GQ_WG_OPS8(88, 89, 90, 91, 92, 93, 94, 95)
 
-/* D (+)= A·B for one k16 step, m64nNk16, BF16 in, FP32 accumulators, both operands MN-major
- * (imm-trans-a = imm-trans-b = 1); scale_d 0 overwrites D. */
-__device__ __forceinline__ void gq_wg_mma_n64(float (&d)[32], uint32_t da, uint32_t db, int scale_d)
-{
-	asm volatile(GQ_WG_MMA_HEAD(34, 32, 33, 35)
-	             "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {"
-	             GQ_WG_OPS32
-	             "}, da, db, p, 1, 1, 1, 1;\n}\n"
-	             : GQ_WG_ACC8(d, 0), GQ_WG_ACC8(d, 8), GQ_WG_ACC8(d, 16), GQ_WG_ACC8(d, 24)
-	             : "r"(da), "r"(db), "r"(scale_d), "r"(GQ_WG_DESC_HI));
-}
+/* Their read-write operands: d[0] … d[N/2 − 1]. */
+#define GQ_WG_ACC32(d) GQ_WG_ACC8(d, 0), GQ_WG_ACC8(d, 8), GQ_WG_ACC8(d, 16), GQ_WG_ACC8(d, 24)
+#define GQ_WG_ACC64(d)                                                                             \
+	GQ_WG_ACC32(d), GQ_WG_ACC8(d, 32), GQ_WG_ACC8(d, 40), GQ_WG_ACC8(d, 48), GQ_WG_ACC8(d, 56)
+#define GQ_WG_ACC96(d)                                                                             \
+	GQ_WG_ACC64(d), GQ_WG_ACC8(d, 64), GQ_WG_ACC8(d, 72), GQ_WG_ACC8(d, 80), GQ_WG_ACC8(d, 88)
 
-__device__ __forceinline__ void gq_wg_mma_n128(float (&d)[64], uint32_t da, uint32_t db,
-                                               int scale_d)
-{
-	asm volatile(GQ_WG_MMA_HEAD(66, 64, 65, 67)
-	             "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
-	             GQ_WG_OPS64
-	             "}, da, db, p, 1, 1, 1, 1;\n}\n"
-	             : GQ_WG_ACC8(d, 0), GQ_WG_ACC8(d, 8), GQ_WG_ACC8(d, 16), GQ_WG_ACC8(d, 24),
-	               GQ_WG_ACC8(d, 32), GQ_WG_ACC8(d, 40), GQ_WG_ACC8(d, 48), GQ_WG_ACC8(d, 56)
-	             : "r"(da), "r"(db), "r"(scale_d), "r"(GQ_WG_DESC_HI));
-}
-
-__device__ __forceinline__ void gq_wg_mma_n192(float (&d)[96], uint32_t da, uint32_t db,
-                                               int scale_d)
-{
-	asm volatile(GQ_WG_MMA_HEAD(98, 96, 97, 99)
-	             "wgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16 {"
-	             GQ_WG_OPS96
-	             "}, da, db, p, 1, 1, 1, 1;\n}\n"
-	             : GQ_WG_ACC8(d, 0), GQ_WG_ACC8(d, 8), GQ_WG_ACC8(d, 16), GQ_WG_ACC8(d, 24),
-	               GQ_WG_ACC8(d, 32), GQ_WG_ACC8(d, 40), GQ_WG_ACC8(d, 48), GQ_WG_ACC8(d, 56),
-	               GQ_WG_ACC8(d, 64), GQ_WG_ACC8(d, 72), GQ_WG_ACC8(d, 80), GQ_WG_ACC8(d, 88)
-	             : "r"(da), "r"(db), "r"(scale_d), "r"(GQ_WG_DESC_HI));
-}
-
-/* (da, db: the descriptors' low words, gq_wg_desc_lo) */
+/* D (+)= A·B for one k16 step, m64nNk16 with N = WN, BF16 in, FP32 accumulators, both operands
+ * MN-major (imm-trans-a = imm-trans-b = 1); scale_d 0 overwrites D. da, db: the descriptors' low
+ * words (gq_wg_desc_lo). One instance per width: WN, WN / 2 accumulators, and the asm operand
+ * numbers of GQ_WG_MMA_HEAD (after the accumulators: da, db, scale_d, the high word). */
 template <int WN>
 __device__ __forceinline__ void gq_wg_mma(float (&d)[WN / 2], uint32_t da, uint32_t db,
                                           int scale_d);
-template <>
-__device__ __forceinline__ void gq_wg_mma<64>(float (&d)[32], uint32_t da, uint32_t db, int scale_d)
-{
-	gq_wg_mma_n64(d, da, db, scale_d);
-}
-template <>
-__device__ __forceinline__ void gq_wg_mma<128>(float (&d)[64], uint32_t da, uint32_t db,
-                                               int scale_d)
-{
-	gq_wg_mma_n128(d, da, db, scale_d);
-}
-template <>
-__device__ __forceinline__ void gq_wg_mma<192>(float (&d)[96], uint32_t da, uint32_t db,
-                                               int scale_d)
-{
-	gq_wg_mma_n192(d, da, db, scale_d);
-}
+#define GQ_WG_MMA(WN, R, SD, A, B, H)                                                              \
+	template <>                                                                                \
+	__device__ __forceinline__ void gq_wg_mma<WN>(float (&d)[R], uint32_t da, uint32_t db,     \
+	                                              int scale_d)                                 \
+	{                                                                                          \
+		asm volatile(GQ_WG_MMA_HEAD(SD, A, B, H)                                           \
+		             "wgmma.mma_async.sync.aligned.m64n" #WN "k16.f32.bf16.bf16 {"         \
+		             GQ_WG_OPS##R "}, da, db, p, 1, 1, 1, 1;\n}\n"                        \
+		             : GQ_WG_ACC##R(d)                                                     \
+		             : "r"(da), "r"(db), "r"(scale_d), "r"(GQ_WG_DESC_HI));                \
+	}
+GQ_WG_MMA(64, 32, 34, 32, 33, 35)
+GQ_WG_MMA(128, 64, 66, 64, 65, 67)
+GQ_WG_MMA(192, 96, 98, 96, 97, 99)
+#undef GQ_WG_MMA
 
 /* A consumer warpgroup's multiplies of one stage, issued as one group and not waited for: the
  * K-block's k16 steps into acc, the first of them overwriting it where fresh (the first K-block
