@@ -48,7 +48,7 @@ static const char usage_bench[] =
     "\n"
     "  --device N         CUDA device ordinal (default: 0); the host backend cannot bench\n"
     "  -p, --program NAME a program to time; repeat it for several (default: gemmq:det,\n"
-    "                     gemmq:streamk and gemmq:split:n{64,128,256}:s{1..4})\n"
+    "                     gemmq:streamk and gemmq:split:n{64,128,256,320}:s{1..4})\n"
     "  -o, --output FILE  bench JSON (default: results/<protocol name>-bench-<device>.json),\n"
     "                     written atomically after every point\n"
     "  --md FILE          the Markdown tables (default: the JSON path with .md), also\n"
