@@ -866,19 +866,16 @@ typedef struct gq_wg_entry {
 
 #define GQ_WG_FUNC(...) reinterpret_cast<const void *>(&gq_wg_kernel<__VA_ARGS__>)
 #define GQ_WG_SK(...)   reinterpret_cast<const void *>(&gq_wg_sk_kernel<__VA_ARGS__>)
-#define GQ_WG_ENTRY(BM, BN, SHARE, CL2, CL4)                                                       \
+/* A tile with its stream-K instances SK, SK_STREAM (NULL where not compiled) */
+#define GQ_WG_ENTRY_SK(BM, BN, SHARE, CL2, CL4, SK, SK_STREAM)                                     \
 	{                                                                                          \
 		BM, BN, gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::SMEM,                       \
 		    GQ_WG_FUNC(BM, BN, false), BM == 64 ? GQ_WG_FUNC(64, BN, true) : NULL, SHARE,  \
-		    CL2, CL4, GQ_WG_SK(BM, BN, false), BM == 64 ? GQ_WG_SK(64, BN, true) : NULL    \
+		    CL2, CL4, SK, SK_STREAM                                                        \
 	}
-/* A tile gemmq:split only runs (no stream-K instance) */
-#define GQ_WG_ENTRY_SPLIT(BM, BN, SHARE, CL2)                                                      \
-	{                                                                                          \
-		BM, BN, gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>::SMEM,                       \
-		    GQ_WG_FUNC(BM, BN, false), GQ_WG_FUNC(BM, BN, true), SHARE, CL2, NULL, NULL,   \
-		    NULL                                                                           \
-	}
+#define GQ_WG_ENTRY(BM, BN, SHARE, CL2, CL4)                                                       \
+	GQ_WG_ENTRY_SK(BM, BN, SHARE, CL2, CL4, GQ_WG_SK(BM, BN, false),                           \
+	               BM == 64 ? GQ_WG_SK(64, BN, true) : NULL)
 
 static const gq_wg_entry *gq_wg_find(int bm, int bn)
 {
@@ -886,7 +883,9 @@ static const gq_wg_entry *gq_wg_find(int bm, int bn)
 	    GQ_WG_ENTRY(64, 64, GQ_WG_SHARE_NONE, NULL, NULL),
 	    GQ_WG_ENTRY(64, 128, GQ_WG_SHARE_NONE, NULL, NULL),
 	    GQ_WG_ENTRY(64, 256, GQ_WG_SHARE_X, GQ_WG_FUNC(64, 256, true, GQ_WG_SHARE_X, 2), NULL),
-	    GQ_WG_ENTRY_SPLIT(64, 320, GQ_WG_SHARE_X, GQ_WG_FUNC(64, 320, true, GQ_WG_SHARE_X, 2)),
+	    /* gemmq:split only: no stream-K instance */
+	    GQ_WG_ENTRY_SK(64, 320, GQ_WG_SHARE_X, GQ_WG_FUNC(64, 320, true, GQ_WG_SHARE_X, 2), NULL,
+	                   NULL, NULL),
 	    GQ_WG_ENTRY(128, 64, GQ_WG_SHARE_NONE, NULL, NULL),
 	    GQ_WG_ENTRY(128, 128, GQ_WG_SHARE_G, GQ_WG_FUNC(128, 128, true, GQ_WG_SHARE_G, 2),
 	                GQ_WG_FUNC(128, 128, true, GQ_WG_SHARE_G, 4))};
