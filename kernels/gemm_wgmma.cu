@@ -89,7 +89,7 @@ template <int BM, int BN> struct gq_wg_cfg {
 	 * and those of the WN = 64 tiles 1-6 % slower where one CTA runs on an SM (its ring of four
 	 * stages then one stage shorter for the copies) and 6-8 % faster where two do; those stay
 	 * unpipelined. Chunks of one round there (four K-blocks, as before) and of two with PIPE
-	 * (10 or 12 K-blocks: the drain at a chunk's end then comes every other round). The
+	 * (8 to 12 K-blocks: the drain at a chunk's end then comes every other round). The
 	 * truncation error of a chunk grows with its length: in the GPU kernel test the worst
 	 * rel_fro went from 3.7e-7 to 7.5e-7 with FP32 out and from 2.7e-7 to 6.1e-7 for the router
 	 * ops (budgets 5e-5 and 2e-6). */

@@ -19,8 +19,8 @@
  * cores accumulate a chunk of K-blocks into fresh registers (scale-d 0 on the first wgmma of a
  * chunk), which are then added into the FP32 running sums with round-to-nearest adds; the tensor
  * cores' truncating accumulation would otherwise grow with K. A chunk is one round of the ring of
- * stages (4 K-blocks, 256 of K) for the tiles of WN = 64 and two rounds (10 or 12 K-blocks) for
- * those of WN = 128, whose consumers keep a stage's multiplies running while they issue the
+ * stages (4 K-blocks, 256 of K) for the tiles of WN = 64 and two rounds (8 to 12 K-blocks) for
+ * those of WN ≥ 128, whose consumers keep a stage's multiplies running while they issue the
  * next stage's (gq_wg_cfg in gemm_wgmma.cu); gemmq:streamk's chunks are GQ_WG_CHUNK_KBLOCKS
  * K-blocks.
  *
