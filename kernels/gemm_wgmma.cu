@@ -585,16 +585,20 @@ __device__ __forceinline__ void gq_wg_ring_init(unsigned char *smem, uint64_t *f
 	}
 }
 
-/* A consumer warpgroup of gq_wg_kernel: rows [64·wm, 64·wm + 64) and the WN columns from col of
- * the CTA's tile (m0, n0), over its nkb K-blocks, then its sums added (GQ_MMA_ATOMIC, staged in
- * the ring st_off bytes in) or stored. */
+/* Consumer warpgroup wg of gq_wg_kernel, WN columns wide: rows [64·wm, 64·wm + 64) and the WN
+ * columns from col = C::WN·wn of the CTA's tile (m0, n0) (wm = wg / C::WG_N, wn = wg % C::WG_N;
+ * every warpgroup but the 64×320 tile's last is C::WN wide), over its nkb K-blocks, then its
+ * sums added (GQ_MMA_ATOMIC, staged in the ring wg·64·C::WN·4 bytes in: past the warpgroups
+ * before it) or stored. */
 template <int BM, int BN, int CL, int WN>
 __device__ __forceinline__ void gq_wg_consumer(const CUtensorMap *map_c, const gq_wg_params &p,
                                                unsigned char *smem, uint64_t *full,
                                                uint64_t *empty, int nkb, int m0, int n0, int wg,
-                                               int wm, int col, size_t st_off, int tid)
+                                               int tid)
 {
 	using C = gq_wg_cfg<BM, BN>;
+	const int wm = wg / C::WG_N, col = C::WN * (wg % C::WG_N);
+	const size_t st_off = (size_t)wg * 64 * C::WN * 4;
 	float acc[WN / 2], sum[WN / 2];
 #pragma unroll
 	for (int i = 0; i < WN / 2; i++)
@@ -728,16 +732,15 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	 * the last one's WN_LAST wide (wg from lane 0: a value the compiler knows to be the same
 	 * across the warp, so that the descriptors and barrier addresses derived from it can live in
 	 * uniform registers) */
-	const int wg = __shfl_sync(0xffffffffu, tid / 128, 0), wm = wg / C::WG_N, wn = wg % C::WG_N;
+	const int wg = __shfl_sync(0xffffffffu, tid / 128, 0);
 	if (C::PRODUCER_THREADS == 128)
 		asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::CONSUMER_REGS));
 	if (C::WN_LAST != C::WN && wg == C::CONSUMERS - 1)
 		gq_wg_consumer<BM, BN, CL, C::WN_LAST>(&map_c, p, smem, full, empty, (int)nkb, m0, n0,
-		                                       wg, wm, C::WN * wn,
-		                                       (size_t)64 * C::WN * wn * 4, tid);
+		                                       wg, tid);
 	else
 		gq_wg_consumer<BM, BN, CL, C::WN>(&map_c, p, smem, full, empty, (int)nkb, m0, n0, wg,
-		                                  wm, C::WN * wn, (size_t)wg * 64 * C::WN * 4, tid);
+		                                  tid);
 }
 
 /* gemmq:streamk (GQ_MMA_STREAMK with gemm_mma.h's geometry in K-blocks of GQ_WG_BK rows:
