@@ -728,10 +728,9 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 		return;
 	}
 
-	/* a consumer warpgroup: rows [64·wm, 64·wm + 64), columns [WN·wn, WN·wn + WN) of the tile,
-	 * the last one's WN_LAST wide (wg from lane 0: a value the compiler knows to be the same
-	 * across the warp, so that the descriptors and barrier addresses derived from it can live in
-	 * uniform registers) */
+	/* consumer warpgroup wg (gq_wg_consumer has its rows and columns), the last one WN_LAST
+	 * wide (wg from lane 0: a value the compiler knows to be the same across the warp, so that
+	 * the descriptors and barrier addresses derived from it can live in uniform registers) */
 	const int wg = __shfl_sync(0xffffffffu, tid / 128, 0);
 	if (C::PRODUCER_THREADS == 128)
 		asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::CONSUMER_REGS));
