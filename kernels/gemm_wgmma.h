@@ -38,11 +38,13 @@
  * rounding its tile inside the GEMM (tile counters), BF16 out then cost 1.5-1.8 µs more than FP32
  * out at d_out 128 instead of 2.8 (medians of two calls; 1.0 instead of 1.7 at d_out 32), and the
  * best split program with BF16 out was 1.2 % faster at d_out 128; H200, tenth round of
- * results/h200/logs/wgrad-experiments.md). The atomic adds are the TMA unit's
- * (cp.reduce.async.bulk.tensor, through a third tensor map over ws): each consumer warpgroup
- * stages its sums in the idle ring and adds them as boxes of 64 × 32. Against float2 atomics from
- * the registers, the best split program was 0.5 % faster at d_out 128 and T ≥ 65471, 1.3-1.5 % at
- * T = 40963 and 3.3 % at T ≤ 16384 (medians, H200; tenth round of
+ * results/h200/logs/wgrad-experiments.md). The splits rounding their own blocks once every split
+ * has added (counters in the workspace) cost the same 1.6-1.8 µs: about half of it is seeing that
+ * the last split's adds are complete, half reading the sums back (twentieth round). The atomic
+ * adds are the TMA unit's (cp.reduce.async.bulk.tensor, through a third tensor map over ws): each
+ * consumer warpgroup stages its sums in the idle ring and adds them as boxes of 64 × 32. Against
+ * float2 atomics from the registers, the best split program was 0.5 % faster at d_out 128 and
+ * T ≥ 65471, 1.3-1.5 % at T = 40963 and 3.3 % at T ≤ 16384 (medians, H200; tenth round of
  * results/h200/logs/wgrad-experiments.md).
  *
  * Stream-K (GQ_MMA_STREAMK, gq_wg_sk_launch): CTAs that each own a contiguous run of the (tile,
