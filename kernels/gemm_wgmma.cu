@@ -349,12 +349,11 @@ __device__ __forceinline__ void gq_wg_next_stage(int &s, uint32_t &parity, bool 
  * map_c: boxes of 64 rows × 32 columns, 128-byte swizzle), not by per-thread atomics. The
  * warpgroup stages them in the ring, idle by then: every consumer has finished every stage, so no
  * copy (of this CTA's producer, or multicast by another CTA of the cluster, which copies the same
- * K-blocks) is still to land. Box b of warpgroup wg lies at smem + st_off + b·8192 (st_off =
- * wg·64·WN·4 where every warpgroup is WN wide, the first one's 64·192·4 bytes for the second of
- * the 64×320 tile); in it, row
- * r is 128 bytes at r·128 with its 16-byte chunk c at c ^ (r % 8), the layout the map's swizzle
- * reads, so a warp's float2 stores fall on distinct banks pairwise. With BF16 out, the grid's
- * end makes the sums visible to the rounding kernel after it. */
+ * K-blocks) is still to land. Box b of warpgroup wg lies at smem + st_off + b·8192 (st_off:
+ * past the warpgroups before it, gq_wg_consumer); in it, row r is 128 bytes at r·128 with its
+ * 16-byte chunk c at c ^ (r % 8), the layout the map's swizzle reads, so a warp's float2 stores
+ * fall on distinct banks pairwise. With BF16 out, the grid's end makes the sums visible to the
+ * rounding kernel after it. */
 template <int WN, int THREADS>
 __device__ __forceinline__ void gq_wg_reduce_tile(const CUtensorMap *map_c, unsigned char *smem,
                                                   int wg, size_t st_off,

@@ -11,23 +11,24 @@
  * results/h200/logs/wgrad-experiments.md).
  *
  * A CTA computes a BM×BN tile over its share of the K-blocks of GQ_WG_BK rows: one producer warp
- * loads each K-block's A and B tiles with cp.async.bulk.tensor (128-byte swizzle, 64 columns per
- * box) into a ring of stages guarded by mbarriers; one or two consumer warpgroups each own a
- * 64×WN part of the tile (WN = 64 for 64×64, 64×128 and 128×64, which then fit two or three CTAs
- * on an SM; else 128) and multiply with wgmma.mma_async m64nWNk16, both
- * operands MN-major from shared memory. Accumulation is two-level, as in gemm_mma.h: the tensor
- * cores accumulate a chunk of K-blocks into fresh registers (scale-d 0 on the first wgmma of a
- * chunk), which are then added into the FP32 running sums with round-to-nearest adds; the tensor
- * cores' truncating accumulation would otherwise grow with K. A chunk is one round of the ring of
- * stages (4 K-blocks, 256 of K) for the tiles of WN = 64 and two rounds (8 to 12 K-blocks) for
- * those of WN ≥ 128, whose consumers keep a stage's multiplies running while they issue the
- * next stage's (gq_wg_cfg in gemm_wgmma.cu); gemmq:streamk's chunks are GQ_WG_CHUNK_KBLOCKS
- * K-blocks.
+ * (a warpgroup for the 64×320 tile) loads each K-block's A and B tiles with cp.async.bulk.tensor
+ * (128-byte swizzle, 64 columns per box) into a ring of stages guarded by mbarriers; one or two
+ * consumer warpgroups each own a 64×WN part of the tile (WN = 64 for 64×64, 64×128 and 128×64,
+ * which then fit two or three CTAs on an SM; 192 and 128 for 64×320; else 128) and multiply with
+ * wgmma.mma_async m64nWNk16, both operands MN-major from shared memory. Accumulation is
+ * two-level, as in gemm_mma.h: the tensor cores accumulate a chunk of K-blocks into fresh
+ * registers (scale-d 0 on the first wgmma of a chunk), which are then added into the FP32 running
+ * sums with round-to-nearest adds; the tensor cores' truncating accumulation would otherwise grow
+ * with K. A chunk is one round of the ring of stages (4 K-blocks, 256 of K) for the tiles of
+ * WN = 64 and two rounds (8 to 12 K-blocks) for those of WN ≥ 128, whose consumers keep a stage's
+ * multiplies running while they issue the next stage's (gq_wg_cfg in gemm_wgmma.cu);
+ * gemmq:streamk's chunks are GQ_WG_CHUNK_KBLOCKS K-blocks.
  *
- * Tiles (BM, BN): (64, 64), (64, 128), (64, 256), (128, 64), (128, 128). With BM = 128 two
- * consumer warpgroups split M; with (64, 128) and (64, 256) they split N. 128×256 is not
- * compiled: each consumer thread holds 2·WN/2 FP32 values, and four consumer warpgroups of WN =
- * 128 would not fit in the register file.
+ * Tiles (BM, BN): (64, 64), (64, 128), (64, 256), (64, 320; gemmq:split only, no stream-K),
+ * (128, 64), (128, 128). With BM = 128 two consumer warpgroups split M; with (64, 128),
+ * (64, 256) and (64, 320) they split N. 128×256 is not compiled: each consumer thread holds
+ * 2·WN/2 FP32 values, and four consumer warpgroups of WN = 128 would not fit in the register
+ * file.
  *
  * Grid (m_tiles, n_tiles, splits): the M tiles of one N tile run side by side and share its B
  * rows in L2. Split z owns K-blocks [z·kb_per_split, min((z+1)·kb_per_split, kblocks)). Modes

@@ -111,7 +111,7 @@ static gq_status parse_name(const char *name, kern_kind *kind, int *block_n, int
 			return gq_error_set(
 			    err, GQ_ERR_INPUT, NULL,
 			    "program '%s': expected gemmq:split:n<64|128|256|320>:s<1..4> "
-			    "(block_n 64, 128 or 256; 1 to 4 K splits)",
+			    "(block_n 64, 128, 256 or 320; 1 to 4 K splits)",
 			    name);
 	} else
 		return gq_error_set(err, GQ_ERR_INPUT, NULL,

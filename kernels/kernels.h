@@ -12,8 +12,8 @@
  *                                      all SMs, split tiles summed in K order by a fixup kernel
  *                                      (deterministic).
  * All (but block_n 320) run fwd, dgrad, wgrad and the router ops: BF16 in, FP32 accumulation,
- * BF16 (round to nearest even) or FP32 out, on sm_90 (H100/H200) only. The contiguous dimension of every operand and N
- * must be multiples of 8 (d_in, d_out are); T may be anything ≥ 1.
+ * BF16 (round to nearest even) or FP32 out, on sm_90 (H100/H200) only. The contiguous dimension
+ * of every operand and N must be multiples of 8 (d_in, d_out are); T may be anything ≥ 1.
  */
 #ifndef GQ_KERNELS_H
 #define GQ_KERNELS_H
