@@ -2,7 +2,10 @@
 #include "bench.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "stats.h"
 
 int64_t gq_bench_bytes(const gq_problem *p)
 {
@@ -92,6 +95,59 @@ static double ratio(double a, double b)
 	return isfinite(a) && isfinite(b) && b > 0 ? a / b : NAN;
 }
 
+/* A new array of prog's replay spans in µs (its samples_ns), *n of them; NULL (*n = 0) when it
+ * has none or one is not a positive integer. */
+static double *spans_us(const json_t *prog, int *n)
+{
+	const json_t *a = json_object_get(prog, "samples_ns");
+	*n = 0;
+	size_t count = json_array_size(a);
+	double *x = count ? malloc(count * sizeof(double)) : NULL;
+	if (!x)
+		return NULL;
+	size_t i;
+	const json_t *v;
+	json_array_foreach(a, i, v)
+	{
+		if (!json_is_integer(v) || json_integer_value(v) <= 0) {
+			free(x);
+			return NULL;
+		}
+		x[i] = 1e-3 * (double)json_integer_value(v);
+	}
+	*n = (int)count;
+	return x;
+}
+
+/* {lo, hi, level}: the interval of split's median over lt's (GQ_STATS_LEVEL, percentile
+ * bootstrap of the ratio of medians with GQ_STATS_RESAMPLES resamples of each program's
+ * replays, fixed seed: the same document always gives the same interval); null when either has
+ * fewer than two spans. */
+static json_t *ratio_interval(const json_t *split, const json_t *lt)
+{
+	int n_split = 0, n_lt = 0;
+	double *x_split = split ? spans_us(split, &n_split) : NULL;
+	double *x_lt = lt ? spans_us(lt, &n_lt) : NULL;
+	json_t *r = json_null();
+	if (n_split >= 2 && n_lt >= 2) {
+		/* gq_stats_speedup_ci gives lt / split with its interval; one process each */
+		gq_stats_nested base = {.x = x_lt, .counts = &n_lt, .processes = 1};
+		gq_stats_nested new_data = {.x = x_split, .counts = &n_split, .processes = 1};
+		gq_stats_ci ci;
+		gq_error err;
+		gq_error_clear(&err);
+		if (gq_stats_speedup_ci(&base, &new_data, NULL, &ci, &err) == GQ_OK && ci.lo > 0 &&
+		    ci.hi > 0) {
+			json_decref(r);
+			r = json_pack("{s:f, s:f, s:f}", "lo", 1.0 / ci.hi, "hi", 1.0 / ci.lo,
+			              "level", ci.level);
+		}
+	}
+	free(x_split);
+	free(x_lt);
+	return r;
+}
+
 json_t *gq_bench_summary(const json_t *point)
 {
 	double floor_us = get_num(point, "floor_us");
@@ -124,6 +180,7 @@ json_t *gq_bench_summary(const json_t *point)
 	                              num(ratio(v_def, v_lt)), "det", num(ratio(v_det, v_lt)),
 	                              "streamk", num(ratio(v_sk, v_lt)), "split_best",
 	                              num(ratio(v_split, v_lt))));
+	json_object_set_new(s, "split_best_over_cublaslt_best_interval", ratio_interval(split, lt));
 	return s;
 }
 
@@ -261,27 +318,70 @@ static void put_accuracy_caption(FILE *out, const json_t *accuracy)
 	        str_or(json_object_get(accuracy, "meta"), "git_sha", "?"));
 }
 
+/* The sentence on best split / cuBLASLt best and its intervals, with how the points fall. */
+static void put_interval_caption(FILE *out, json_t *const *sums, size_t count)
+{
+	int both = 0, faster = 0, below = 0, across = 0, above = 0, none = 0;
+	for (size_t i = 0; i < count; i++) {
+		double r = get_num(json_object_get(sums[i], "over_cublaslt_best"), "split_best");
+		if (!isfinite(r))
+			continue;
+		both++;
+		faster += r <= 1.0;
+		const json_t *iv =
+		    json_object_get(sums[i], "split_best_over_cublaslt_best_interval");
+		if (!json_is_object(iv))
+			none++;
+		else if (get_num(iv, "hi") < 1.0)
+			below++;
+		else if (get_num(iv, "lo") > 1.0)
+			above++;
+		else
+			across++;
+	}
+	fprintf(
+	    out,
+	    "Best split / cuBLASLt best is the ratio of their medians (≤ 1: the split is at least "
+	    "as fast); its 95 %% interval is a percentile bootstrap that resamples each of the two "
+	    "programs' timed replays (%d resamples, fixed seed), — where the JSON has no replay "
+	    "spans. The best split is at least as fast at %d of the %d points where both ran; "
+	    "the interval lies below 1 at %d, contains 1 at %d and lies above 1 at %d",
+	    GQ_STATS_RESAMPLES, faster, both, below, across, above);
+	if (none)
+		fprintf(out, " (none at %d)", none);
+	fputs(".\n\n", out);
+}
+
 int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 {
 	const json_t *points = json_object_get(doc, "points");
 	if (!json_is_array(points))
 		return -1;
-	put_caption(out, doc);
-	if (accuracy)
-		put_accuracy_caption(out, accuracy);
-	fputs("| shape | T | dtypes | floor µs | cuBLASLt best (algo) µs | cublas:default µs | det "
-	      "µs "
-	      "| streamk µs | best split (name) µs | best split / cuBLASLt best |",
-	      out);
-	fputs(accuracy ? " fastest accurate cuBLASLt (algo) µs | best split / fastest accurate "
-	                 "cuBLASLt |\n|---|---:|---|---:|---|---:|---:|---:|---|---:|---|---:|\n"
-	               : "\n|---|---:|---|---:|---|---:|---:|---:|---|---:|\n",
-	      out);
+	const size_t count = json_array_size(points);
+	json_t **sums = calloc(count ? count : 1, sizeof(json_t *));
+	if (!sums)
+		return -1;
 	size_t i;
 	const json_t *pt;
 	json_array_foreach(points, i, pt)
 	{
-		json_t *s = gq_bench_summary(pt);
+		sums[i] = gq_bench_summary(pt);
+	}
+	put_caption(out, doc);
+	if (accuracy)
+		put_accuracy_caption(out, accuracy);
+	put_interval_caption(out, sums, count);
+	fputs("| shape | T | dtypes | floor µs | cuBLASLt best (algo) µs | cublas:default µs | det "
+	      "µs "
+	      "| streamk µs | best split (name) µs | best split / cuBLASLt best | 95 % interval |",
+	      out);
+	fputs(accuracy ? " fastest accurate cuBLASLt (algo) µs | best split / fastest accurate "
+	                 "cuBLASLt |\n|---|---:|---|---:|---|---:|---:|---:|---|---:|---|---|---:|\n"
+	               : "\n|---|---:|---|---:|---|---:|---:|---:|---|---:|---|\n",
+	      out);
+	json_array_foreach(points, i, pt)
+	{
+		const json_t *s = sums[i];
 		put_point(out, pt);
 		put_us(out, get_num(pt, "floor_us"));
 		const json_t *lt = json_object_get(s, "cublaslt_best");
@@ -303,6 +403,11 @@ int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 		else
 			fputs(" — |", out);
 		put_ratio(out, get_num(json_object_get(s, "over_cublaslt_best"), "split_best"));
+		const json_t *iv = json_object_get(s, "split_best_over_cublaslt_best_interval");
+		if (json_is_object(iv))
+			fprintf(out, " %.3f..%.3f |", get_num(iv, "lo"), get_num(iv, "hi"));
+		else
+			fputs(" — |", out);
 		if (accuracy) {
 			const json_t *acc_lt = best_of(pt, "cublaslt", NULL, accuracy);
 			if (acc_lt)
@@ -313,7 +418,6 @@ int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 			put_ratio(out, ratio(get_num(sp, "median_us"), get_num(acc_lt, "median_us")));
 		}
 		fputc('\n', out);
-		json_decref(s);
 	}
 	fputs(
 	    "\n## Every program\n\n"
@@ -323,7 +427,7 @@ int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 	    out);
 	json_array_foreach(points, i, pt)
 	{
-		json_t *s = gq_bench_summary(pt);
+		const json_t *s = sums[i];
 		double floor_us = get_num(pt, "floor_us");
 		double lt = get_num(json_object_get(s, "cublaslt_best"), "median_us");
 		size_t j;
@@ -354,7 +458,9 @@ int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 				        str_or(prog, "status", "?"), reason);
 			}
 		}
-		json_decref(s);
 	}
+	for (i = 0; i < count; i++)
+		json_decref(sums[i]);
+	free(sums);
 	return 0;
 }

@@ -9,7 +9,8 @@
  *     "device": { as in results files (results.h) },
  *     "points": [ { id, op, d_in, d_out, t, in, out, m, n, k, bytes, floor_us,
  *                   programs: [ { program, family, status: "ok" | "unsupported" | "error",
- *                                 reason, median_us, min_us, max_us, samples } ],
+ *                                 reason, median_us, min_us, max_us, samples,
+ *                                 samples_ns: [ each timed replay's span, ns ] } ],
  *                   summary: { gq_bench_summary } } ] }
  * Nothing here touches a GPU: the tests build documents by hand.
  */
@@ -50,10 +51,14 @@ const char *gq_bench_family(const char *program);
  *   { cublaslt_best: {program, median_us} | null, cublas_default_us, det_us, streamk_us,
  *     split_best: {program, median_us} | null, other_best: {program, median_us} | null,
  *     over_floor: { cublaslt_best, cublas_default, det, streamk, split_best },
- *     over_cublaslt_best: { cublas_default, det, streamk, split_best } }
+ *     over_cublaslt_best: { cublas_default, det, streamk, split_best },
+ *     split_best_over_cublaslt_best_interval: { lo, hi, level } | null }
  * Best = the lowest median among the family's programs with status "ok"; a missing figure is
  * null. Ratios are latency / floor (≥ 1 for a real program) and latency / cuBLASLt's best
- * (< 1: faster than cuBLASLt). */
+ * (< 1: faster than cuBLASLt). The interval is the 95 % percentile bootstrap interval of the
+ * best split's median over cuBLASLt's best's (gq_stats_speedup_ci with one process each: each
+ * program's samples_ns resampled, GQ_STATS_RESAMPLES times, fixed seed); null unless both have
+ * at least two spans (bench documents written before the spans were kept have none). */
 json_t *gq_bench_summary(const json_t *point);
 
 /* The accuracy status ("pass", "fail", "error" or "unsupported") of program at the bench point
@@ -65,8 +70,10 @@ const char *gq_bench_accuracy(const json_t *results, const json_t *pt, const cha
 /* Write the Markdown of a bench document to out: a caption made from the metadata (device,
  * driver, cuBLASLt version, iterations, flush size, bandwidth), a table with one row per point
  * (shape, T, dtypes, floor, cuBLASLt's best with its algorithm, cublas:default, det, streamk,
- * the best split with its name, best split / cuBLASLt best), then a table with every program of
- * every point. Summaries are recomputed from the programs.
+ * the best split with its name, best split / cuBLASLt best and its interval), then a table with
+ * every program of every point. Between the caption and the table, how the points fall: at how
+ * many the best split is at least as fast (ratio ≤ 1), and at how many its interval lies below 1,
+ * contains 1 or lies above 1. Summaries are recomputed from the programs.
  * With accuracy (an accuracy results document, else NULL), the caption names its protocol and
  * seeds × reruns; a program that missed its budget there is marked "inaccurate" where it is
  * cuBLASLt's best; two more columns give the fastest cuBLASLt algorithm that passed and best

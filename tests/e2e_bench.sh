@@ -37,13 +37,21 @@ cat >"$tmp/bench.json" <<'JSON'
      {"program": "cublaslt:algo:1", "status": "ok", "reason": "", "median_us": 24.0, "min_us": 23.0, "max_us": 25.0},
      {"program": "cublaslt:algo:7", "status": "unsupported", "reason": "cuBLASLt offered 6 algorithms"}]}]}
 JSON
-expect 0 '\| wgrad 5120x64 \| 4031 \| bf16→bf16 \| 10.50 \| 24.00 \(cublaslt:algo:1\) \| 25.00 \| 30.00 \| — \| 21.00 \(gemmq:split:n64:s4\) \| 0.875 \|' -- "$gemmq" bench --render "$tmp/bench.json"
+expect 0 '\| wgrad 5120x64 \| 4031 \| bf16→bf16 \| 10.50 \| 24.00 \(cublaslt:algo:1\) \| 25.00 \| 30.00 \| — \| 21.00 \(gemmq:split:n64:s4\) \| 0.875 \| — \|$' -- "$gemmq" bench --render "$tmp/bench.json"
+expect 0 'at least as fast at 1 of the 1 points where both ran; the interval lies below 1 at 0, contains 1 at 0 and lies above 1 at 0 \(none at 1\)' -- "$gemmq" bench --render "$tmp/bench.json"
 expect 0 'NVIDIA H200 \(sm_90\), driver CUDA 12.8, cuBLASLt 120805' -- "$gemmq" bench --render "$tmp/bench.json"
 expect 0 'L2 flush of 120.0 MiB' -- "$gemmq" bench --render "$tmp/bench.json"
 expect 0 'unsupported: cuBLASLt offered 6 algorithms' -- "$gemmq" bench --render "$tmp/bench.json"
 expect 0 '^$' -- "$gemmq" bench --render "$tmp/bench.json" --md "$tmp/out.md"
 if ! grep -q '0.875' "$tmp/out.md"; then echo "FAIL: --md did not write the table"; fail=1; else echo "ok: --md wrote $tmp/out.md"; fi
 ls "$tmp"/out.md.tmp-* >/dev/null 2>&1 && { echo "FAIL: a temporary Markdown file was left"; fail=1; }
+# With the replays' spans of the best split and of cuBLASLt's best, the ratio gets its interval:
+# every resampled median of cuBLASLt's is 24 µs, the split's 20, 21 or 22.
+sed -e 's/"median_us": 21.0, "min_us": 20.0, "max_us": 22.5/&, "samples_ns": [20000, 21000, 22000]/' \
+    -e 's/"median_us": 24.0, "min_us": 23.0, "max_us": 25.0/&, "samples_ns": [24000, 24000, 24000]/' \
+    "$tmp/bench.json" >"$tmp/spans.json"
+expect 0 '\| 0.875 \| 0.833..0.917 \|$' -- "$gemmq" bench --render "$tmp/spans.json"
+expect 0 'the interval lies below 1 at 1, contains 1 at 0 and lies above 1 at 0\.' -- "$gemmq" bench --render "$tmp/spans.json"
 expect 2 'cannot|No such file' -- "$gemmq" bench --render "$tmp/missing.json"
 echo '{"format_version": 1}' >"$tmp/notbench.json"
 expect 2 'not a bench results file' -- "$gemmq" bench --render "$tmp/notbench.json"
@@ -56,7 +64,7 @@ cat >"$tmp/acc.json" <<'JSON'
  "points": [{"id": "wgrad/5120x64/T4031/bf16-bf16", "op": "wgrad", "d_in": 5120, "d_out": 64, "t": 4031, "in": "bf16", "out": "bf16",
    "accuracy": {"programs": [{"program": "cublaslt:algo:1", "status": "fail"}, {"program": "gemmq:det", "status": "pass"}]}}]}
 JSON
-expect 0 '24.00 \(cublaslt:algo:1, inaccurate\) \| 25.00 \| 30.00 \| — \| 21.00 \(gemmq:split:n64:s4\) \| 0.875 \| — \| — \|' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/acc.json"
+expect 0 '24.00 \(cublaslt:algo:1, inaccurate\) \| 25.00 \| 30.00 \| — \| 21.00 \(gemmq:split:n64:s4\) \| 0.875 \| — \| — \| — \|' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/acc.json"
 expect 0 'protocol `screen` \(2 seeds x 2 reruns' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/acc.json"
 expect 0 '\| gemmq:det \| 30.00 .* \| accuracy: pass \|' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/acc.json"
 expect 2 'not the results of gemmq accuracy' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/bench.json"

@@ -82,6 +82,24 @@ static double at(const json_t *o, const char *a, const char *b)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* Give program name of pt the replay spans ns[0..n) (samples_ns, as cmd_bench.c writes them). */
+static void set_spans(json_t *pt, const char *name, const long long *ns, int n)
+{
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(pt, "programs"), i, p)
+	{
+		if (strcmp(json_string_value(json_object_get(p, "program")), name) != 0)
+			continue;
+		json_t *a = json_array();
+		for (int j = 0; j < n; j++)
+			json_array_append_new(a, json_integer(ns[j]));
+		json_object_set_new(p, "samples_ns", a);
+	}
+}
+
+static const char interval_key[] = "split_best_over_cublaslt_best_interval";
+
 static void test_summary(void)
 {
 	json_t *pt = point();
@@ -102,7 +120,54 @@ static void test_summary(void)
 	CHECK(fabs(at(s, "over_cublaslt_best", "split_best") - 10.0 / 15.0) < 1e-15);
 	CHECK(fabs(at(s, "over_cublaslt_best", "cublas_default") - 1.2) < 1e-15);
 	CHECK(json_is_null(json_object_get(json_object_get(s, "over_cublaslt_best"), "streamk")));
+	CHECK(json_is_null(json_object_get(s, interval_key))); /* no spans in the document */
 	json_decref(s);
+	json_decref(pt);
+}
+
+/* The interval of best split / cuBLASLt best. With cuBLASLt's spans all 15 µs and the split's
+ * 9, 10 and 11, a resampled ratio of medians is 9/15, 10/15 or 11/15, and the first and last
+ * each come out in about a quarter of the resamples (two or three of three draws), so the 95 %
+ * interval is exactly [0.6, 11/15]. */
+static void test_interval(void)
+{
+	static const long long lt[] = {15000, 15000, 15000}, fast[] = {9000, 10000, 11000},
+	                       even[] = {14000, 15000, 16000};
+	json_t *pt = point();
+	set_spans(pt, "cublaslt:algo:3", lt, 3);
+	set_spans(pt, "gemmq:split:n128:s2", fast, 3);
+	json_t *s = gq_bench_summary(pt);
+	const json_t *iv = json_object_get(s, interval_key);
+	CHECK_MSG(json_is_object(iv), "no interval");
+	CHECK(fabs(at(iv, "lo", NULL) - 0.6) < 1e-12);
+	CHECK(fabs(at(iv, "hi", NULL) - 11.0 / 15.0) < 1e-12);
+	CHECK(at(iv, "level", NULL) == 0.95);
+	json_decref(s);
+	/* the same spans around cuBLASLt's: the interval holds 1 */
+	set_spans(pt, "gemmq:split:n128:s2", even, 3);
+	s = gq_bench_summary(pt);
+	iv = json_object_get(s, interval_key);
+	CHECK(fabs(at(iv, "lo", NULL) - 14.0 / 15.0) < 1e-12);
+	CHECK(fabs(at(iv, "hi", NULL) - 16.0 / 15.0) < 1e-12);
+	json_decref(s);
+	/* the spans of another program do not count: algo 0 is not cuBLASLt's best */
+	json_t *pt2 = point();
+	set_spans(pt2, "cublaslt:algo:0", lt, 3);
+	set_spans(pt2, "gemmq:split:n128:s2", fast, 3);
+	s = gq_bench_summary(pt2);
+	CHECK(json_is_null(json_object_get(s, interval_key)));
+	json_decref(s);
+	/* one span, or a span that is not a positive integer: no interval */
+	set_spans(pt2, "cublaslt:algo:3", lt, 1);
+	s = gq_bench_summary(pt2);
+	CHECK(json_is_null(json_object_get(s, interval_key)));
+	json_decref(s);
+	static const long long bad[] = {15000, 0, 15000};
+	set_spans(pt2, "cublaslt:algo:3", bad, 3);
+	s = gq_bench_summary(pt2);
+	CHECK(json_is_null(json_object_get(s, interval_key)));
+	json_decref(s);
+	json_decref(pt2);
 	json_decref(pt);
 }
 
@@ -154,10 +219,13 @@ static void test_markdown(void)
 	    "/ 4300 GB/s.",
 	    "| shape | T | dtypes | floor µs | cuBLASLt best (algo) µs | cublas:default µs | det "
 	    "µs "
-	    "| streamk µs | best split (name) µs | best split / cuBLASLt best |",
+	    "| streamk µs | best split (name) µs | best split / cuBLASLt best | 95 % interval |\n"
+	    "|---|---:|---|---:|---|---:|---:|---:|---|---:|---|\n",
 	    "| wgrad 4096x32 | 1025 | bf16→fp32 | 2.00 | 15.00 (cublaslt:algo:3) | 18.00 | 12.00 | "
 	    "— "
-	    "| 10.00 (gemmq:split:n128:s2) | 0.667 |\n",
+	    "| 10.00 (gemmq:split:n128:s2) | 0.667 | — |\n",
+	    "The best split is at least as fast at 1 of the 1 points where both ran; the interval "
+	    "lies below 1 at 0, contains 1 at 0 and lies above 1 at 0 (none at 1).",
 	    "| wgrad 4096x32 | 1025 | bf16→fp32 | cublaslt:algo:3 | 15.00 | 14.50..16.25 | 7.500 | "
 	    "1.000 |",
 	    "| wgrad 4096x32 | 1025 | bf16→fp32 | gemmq:det | 12.00 | 11.50..13.25 | 6.000 | 0.800 "
@@ -178,6 +246,18 @@ static void test_markdown(void)
 	json_object_set_new(json_object_get(doc, "meta"), "complete", json_false());
 	md = render(doc, &rc);
 	CHECK(strstr(md, "**Incomplete run.**") != NULL);
+	free(md);
+	/* with spans: the interval in the table and in the count */
+	static const long long lt[] = {15000, 15000, 15000}, split[] = {9000, 10000, 11000};
+	json_t *pt = json_array_get(json_object_get(doc, "points"), 0);
+	set_spans(pt, "cublaslt:algo:3", lt, 3);
+	set_spans(pt, "gemmq:split:n128:s2", split, 3);
+	md = render(doc, &rc);
+	CHECK_MSG(strstr(md, "| 10.00 (gemmq:split:n128:s2) | 0.667 | 0.600..0.733 |\n") != NULL,
+	          "in:\n%s", md);
+	CHECK_MSG(strstr(md, "at least as fast at 1 of the 1 points where both ran; the interval "
+	                     "lies below 1 at 1, contains 1 at 0 and lies above 1 at 0.") != NULL,
+	          "in:\n%s", md);
 	free(md);
 	json_t *bad = json_pack("{s:i}", "format_version", 1);
 	md = render(bad, &rc);
@@ -223,10 +303,11 @@ static void test_markdown_accuracy(void)
 	static const char *const want[] = {
 	    "Accuracy from `gemmq accuracy` on protocol `screen` (2 seeds x 3 reruns, each point's "
 	    "budget, git def5678)",
-	    "| best split / cuBLASLt best | fastest accurate cuBLASLt (algo) µs | best split / "
-	    "fastest accurate cuBLASLt |\n|---|---:|---|---:|---|---:|---:|---:|---|---:|---|---:|\n",
+	    "| best split / cuBLASLt best | 95 % interval | fastest accurate cuBLASLt (algo) µs | "
+	    "best split / fastest accurate cuBLASLt |\n"
+	    "|---|---:|---|---:|---|---:|---:|---:|---|---:|---|---|---:|\n",
 	    "| 15.00 (cublaslt:algo:3, inaccurate) | 18.00 | 12.00 | — | 10.00 "
-	    "(gemmq:split:n128:s2) | 0.667 | 20.00 (cublaslt:algo:0) | 0.500 |\n",
+	    "(gemmq:split:n128:s2) | 0.667 | — | 20.00 (cublaslt:algo:0) | 0.500 |\n",
 	    "| cublaslt:algo:3 | 15.00 | 14.50..16.25 | 7.500 | 1.000 | accuracy: fail |\n",
 	    "| gemmq:det | 12.00 | 11.50..13.25 | 6.000 | 0.800 | accuracy: pass |\n",
 	    "| cublas:default | 18.00 | 17.50..19.25 | 9.000 | 1.200 |  |\n",
@@ -242,7 +323,7 @@ static void test_markdown_accuracy(void)
 	md = render_acc(doc, acc, &rc);
 	CHECK(rc == 0);
 	CHECK(strstr(md, "inaccurate)") == NULL);
-	CHECK_MSG(strstr(md, "| 0.667 | — | — |\n") != NULL, "in:\n%s", md);
+	CHECK_MSG(strstr(md, "| 0.667 | — | — | — |\n") != NULL, "in:\n%s", md);
 	free(md);
 	json_decref(acc);
 	json_decref(doc);
@@ -308,6 +389,7 @@ int main(void)
 	test_floor();
 	test_family();
 	test_summary();
+	test_interval();
 	test_markdown();
 	test_markdown_accuracy();
 	test_committed();
