@@ -54,8 +54,9 @@ static const char usage_bench[] =
     "                     gemmq:streamk and gemmq:split:n{64,128,256,320}:s{1..4})\n"
     "  -o, --output FILE  bench JSON (default: results/<protocol name>-bench-<device>.json),\n"
     "                     written atomically after every point\n"
-    "  --md FILE          the Markdown tables (default: the JSON path with .md), also\n"
-    "                     rewritten after every point\n"
+    "  --md FILE          the Markdown tables (default: the JSON path with .md), written when\n"
+    "                     the run ends, also after an error (--render makes them of the JSON\n"
+    "                     of a run that was killed)\n"
     "  --iterations N     timed replays per program and point (default: 20)\n"
     "  --warmup N         untimed replays first (default: 3)\n"
     "  --bandwidth GBPS   bandwidth of the floor in GB/s (default: 4300, the H200's measured\n"
@@ -590,9 +591,9 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 		json_object_set_new(doc, "meta", meta_json(&ctx, &meta, 0));
 		gq_error werr;
 		gq_error_clear(&werr);
+		/* the JSON after every point; the Markdown, whose intervals take a bootstrap per
+		 * point, once at the end (--render makes it of a run that was killed) */
 		gq_status ws = gq_results_write(doc, output, &werr);
-		if (ws == GQ_OK)
-			ws = write_markdown(doc, NULL, md, &werr);
 		if (ws != GQ_OK && s == GQ_OK) {
 			s = werr.status;
 			err = werr;
