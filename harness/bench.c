@@ -148,6 +148,19 @@ static json_t *ratio_interval(const json_t *split, const json_t *lt)
 	return r;
 }
 
+void gq_bench_keep_compared_spans(json_t *point)
+{
+	const json_t *lt = best_of(point, "cublaslt", NULL, NULL);
+	const json_t *split = best_of(point, "split", NULL, NULL);
+	size_t i;
+	json_t *prog;
+	json_array_foreach(json_object_get(point, "programs"), i, prog)
+	{
+		if (prog != lt && prog != split)
+			json_object_del(prog, "samples_ns");
+	}
+}
+
 json_t *gq_bench_summary(const json_t *point)
 {
 	double floor_us = get_num(point, "floor_us");

@@ -10,7 +10,9 @@
  *     "points": [ { id, op, d_in, d_out, t, in, out, m, n, k, bytes, floor_us,
  *                   programs: [ { program, family, status: "ok" | "unsupported" | "error",
  *                                 reason, median_us, min_us, max_us, samples,
- *                                 samples_ns: [ each timed replay's span, ns ] } ],
+ *                                 samples_ns: [ each timed replay's span, ns ] (only the two
+ *                                 programs that the interval compares, see
+ *                                 gq_bench_keep_compared_spans) } ],
  *                   summary: { gq_bench_summary } } ] }
  * Nothing here touches a GPU: the tests build documents by hand.
  */
@@ -46,6 +48,11 @@ double gq_bench_floor_us(const gq_problem *p, double gbps);
 /* The family of a program name: "cublaslt" (cublaslt:*), "cublas" (cublas:*), "det"
  * (gemmq:det), "streamk" (gemmq:streamk), "split" (gemmq:split:*), else "other". */
 const char *gq_bench_family(const char *program);
+
+/* Drop samples_ns from every program of point but the two that the summary's interval compares
+ * (the best split and cuBLASLt's best), so that a bench of many replays stays a file of a few
+ * MB: 200 replays of every program at the 240 k1_wgrad points made 19 MB. */
+void gq_bench_keep_compared_spans(json_t *point);
 
 /* The summary of one point object (its "programs" and "floor_us"), a new reference:
  *   { cublaslt_best: {program, median_us} | null, cublas_default_us, det_us, streamk_us,

@@ -6,10 +6,10 @@
  * shared by the programs; per program: open, supports, prepare, capture one launch into a CUDA
  * graph on a non-blocking stream, `warmup` replays, then `iterations` times {L2 flush, sync,
  * push id, cudaGraphLaunch, pop id}; collect the CUPTI trace; the samples are the spans of the
- * ids (first kernel start to last kernel end), kept in the JSON (samples_ns) so that the
- * Markdown can put an interval on the ratios. A program that declines the point is recorded as
- * unsupported with its reason, one that fails as error; a sticky device error ends the run (the
- * points finished are saved).
+ * ids (first kernel start to last kernel end), kept in the JSON (samples_ns) for the two
+ * programs whose ratio the Markdown puts an interval on. A program that declines the point is
+ * recorded as unsupported with its reason, one that fails as error; a sticky device error ends
+ * the run (the points finished are saved).
  */
 #include <getopt.h>
 #include <math.h>
@@ -280,6 +280,7 @@ static gq_status bench_point(bench_ctx *c, const gq_problem *p, json_t *pt, gq_e
 	(void)cudaFree(a);
 	(void)cudaFree(b);
 	(void)cudaFree(out);
+	gq_bench_keep_compared_spans(pt);
 	json_object_set_new(pt, "summary", gq_bench_summary(pt));
 	return s;
 }

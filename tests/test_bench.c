@@ -168,6 +168,26 @@ static void test_interval(void)
 	CHECK(json_is_null(json_object_get(s, interval_key)));
 	json_decref(s);
 	json_decref(pt2);
+	/* only the two programs the interval compares keep their spans */
+	set_spans(pt, "gemmq:det", lt, 3);
+	set_spans(pt, "cublaslt:algo:0", lt, 3);
+	gq_bench_keep_compared_spans(pt);
+	size_t i;
+	json_t *p;
+	int kept = 0;
+	json_array_foreach(json_object_get(pt, "programs"), i, p)
+	{
+		const char *name = json_string_value(json_object_get(p, "program"));
+		const int has = json_object_get(p, "samples_ns") != NULL;
+		kept += has;
+		CHECK_MSG(has == (strcmp(name, "cublaslt:algo:3") == 0 ||
+		                  strcmp(name, "gemmq:split:n128:s2") == 0),
+		          "%s %s its spans", name, has ? "kept" : "lost");
+	}
+	CHECK(kept == 2);
+	s = gq_bench_summary(pt); /* the interval is still there */
+	CHECK(fabs(at(json_object_get(s, interval_key), "lo", NULL) - 14.0 / 15.0) < 1e-12);
+	json_decref(s);
 	json_decref(pt);
 }
 
