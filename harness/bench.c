@@ -128,7 +128,7 @@ static json_t *ratio_interval(const json_t *split, const json_t *lt)
 	int n_split = 0, n_lt = 0;
 	double *x_split = split ? spans_us(split, &n_split) : NULL;
 	double *x_lt = lt ? spans_us(lt, &n_lt) : NULL;
-	json_t *r = json_null();
+	json_t *r = NULL;
 	if (n_split >= 2 && n_lt >= 2) {
 		/* gq_stats_speedup_ci gives lt / split with its interval; one process each */
 		gq_stats_nested base = {.x = x_lt, .counts = &n_lt, .processes = 1};
@@ -137,15 +137,13 @@ static json_t *ratio_interval(const json_t *split, const json_t *lt)
 		gq_error err;
 		gq_error_clear(&err);
 		if (gq_stats_speedup_ci(&base, &new_data, NULL, &ci, &err) == GQ_OK && ci.lo > 0 &&
-		    ci.hi > 0) {
-			json_decref(r);
+		    ci.hi > 0)
 			r = json_pack("{s:f, s:f, s:f}", "lo", 1.0 / ci.hi, "hi", 1.0 / ci.lo,
 			              "level", ci.level);
-		}
 	}
 	free(x_split);
 	free(x_lt);
-	return r;
+	return r ? r : json_null();
 }
 
 void gq_bench_keep_compared_spans(json_t *point)
