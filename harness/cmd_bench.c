@@ -605,25 +605,16 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 			const json_t *sum = json_object_get(pt, "summary");
 			const json_t *lt = json_object_get(sum, "cublaslt_best");
 			const json_t *sp = json_object_get(sum, "split_best");
-			const json_t *iv =
-			    json_object_get(sum, "split_best_over_cublaslt_best_interval");
-			char ratio[80] = "";
-			if (json_is_object(iv))
-				snprintf(ratio, sizeof(ratio), " (%.3f of it, 95 %% %.3f..%.3f)",
-				         json_number_value(json_object_get(
-				             json_object_get(sum, "over_cublaslt_best"), "split_best")),
-				         json_number_value(json_object_get(iv, "lo")),
-				         json_number_value(json_object_get(iv, "hi")));
 			double elapsed = gq_cli_now() - meta.started_monotonic;
 			fprintf(
 			    stderr,
 			    "[%d/%d] %s: floor %.2f us, cuBLASLt best %.2f us, det %.2f us, best "
-			    "split %.2f us%s (%.0f s elapsed, ETA %.0f s)\n",
+			    "split %.2f us (%.0f s elapsed, ETA %.0f s)\n",
 			    i + 1, proto.point_count, what,
 			    json_real_value(json_object_get(pt, "floor_us")),
 			    json_number_value(json_object_get(lt, "median_us")),
 			    json_number_value(json_object_get(sum, "det_us")),
-			    json_number_value(json_object_get(sp, "median_us")), ratio, elapsed,
+			    json_number_value(json_object_get(sp, "median_us")), elapsed,
 			    elapsed / (i + 1) * (proto.point_count - i - 1));
 		}
 	}
