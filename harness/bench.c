@@ -95,6 +95,9 @@ static double ratio(double a, double b)
 	return isfinite(a) && isfinite(b) && b > 0 ? a / b : NAN;
 }
 
+/* The summary's key of the interval of best split / cuBLASLt best (bench.h). */
+static const char interval_key[] = "split_best_over_cublaslt_best_interval";
+
 /* A new array of prog's replay spans in µs (its samples_ns), *n of them; NULL (*n = 0) when it
  * has none or one is not a positive integer. */
 static double *spans_us(const json_t *prog, int *n)
@@ -191,7 +194,7 @@ json_t *gq_bench_summary(const json_t *point)
 	                              num(ratio(v_def, v_lt)), "det", num(ratio(v_det, v_lt)),
 	                              "streamk", num(ratio(v_sk, v_lt)), "split_best",
 	                              num(ratio(v_split, v_lt))));
-	json_object_set_new(s, "split_best_over_cublaslt_best_interval", ratio_interval(split, lt));
+	json_object_set_new(s, interval_key, ratio_interval(split, lt));
 	return s;
 }
 
@@ -339,8 +342,7 @@ static void put_interval_caption(FILE *out, json_t *const *sums, size_t count)
 			continue;
 		both++;
 		faster += r <= 1.0;
-		const json_t *iv =
-		    json_object_get(sums[i], "split_best_over_cublaslt_best_interval");
+		const json_t *iv = json_object_get(sums[i], interval_key);
 		if (!json_is_object(iv))
 			none++;
 		else if (get_num(iv, "hi") < 1.0)
@@ -414,7 +416,7 @@ int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 		else
 			fputs(" — |", out);
 		put_ratio(out, get_num(json_object_get(s, "over_cublaslt_best"), "split_best"));
-		const json_t *iv = json_object_get(s, "split_best_over_cublaslt_best_interval");
+		const json_t *iv = json_object_get(s, interval_key);
 		if (json_is_object(iv))
 			fprintf(out, " %.3f..%.3f |", get_num(iv, "lo"), get_num(iv, "hi"));
 		else
