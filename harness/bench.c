@@ -198,6 +198,36 @@ json_t *gq_bench_summary(const json_t *point)
 	return s;
 }
 
+/* "%.2f us" of v, or "n/a" when v is not finite, into buf. */
+static const char *us_text(double v, char *buf, size_t size)
+{
+	if (isfinite(v))
+		snprintf(buf, size, "%.2f us", v);
+	else
+		snprintf(buf, size, "n/a");
+	return buf;
+}
+
+void gq_bench_progress(const json_t *pt, char *buf, size_t size)
+{
+	if (!size)
+		return;
+	const json_t *sum = json_object_get(pt, "summary");
+	const json_t *lt = json_object_get(sum, "cublaslt_best");
+	const json_t *sp = json_object_get(sum, "split_best");
+	char f[32], l[32], d[32], b[32], r[64] = "";
+	const double over = get_num(json_object_get(sum, "over_cublaslt_best"), "split_best");
+	const json_t *iv = json_object_get(sum, interval_key);
+	if (isfinite(over) && json_is_object(iv))
+		snprintf(r, sizeof(r), " (%.4f of it, 95 %% %.4f..%.4f)", over, get_num(iv, "lo"),
+		         get_num(iv, "hi"));
+	snprintf(buf, size, "floor %s, cuBLASLt best %s, det %s, best split %s%s",
+	         us_text(get_num(pt, "floor_us"), f, sizeof(f)),
+	         us_text(lt ? get_num(lt, "median_us") : NAN, l, sizeof(l)),
+	         us_text(get_num(sum, "det_us"), d, sizeof(d)),
+	         us_text(sp ? get_num(sp, "median_us") : NAN, b, sizeof(b)), r);
+}
+
 /* ---- Markdown -------------------------------------------------------------------------------- */
 
 static void put_us(FILE *out, double v)

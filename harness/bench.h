@@ -68,6 +68,13 @@ void gq_bench_keep_compared_spans(json_t *point);
  * at least two spans (bench documents written before the spans were kept have none). */
 json_t *gq_bench_summary(const json_t *point);
 
+/* The figures of bench point pt (its "floor_us" and "summary") as one line of text into buf
+ * (size bytes, always terminated; cut short if too small): "floor F us, cuBLASLt best L us,
+ * det D us, best split S us", then " (R of it, 95 % LO..HI)" where the summary has best split /
+ * cuBLASLt best and its interval; a missing figure is "n/a". `gemmq bench` prints it after each
+ * point. */
+void gq_bench_progress(const json_t *pt, char *buf, size_t size);
+
 /* The accuracy status ("pass", "fail", "error" or "unsupported") of program at the bench point
  * pt in results, an accuracy results document (results.h, kind "gemmq-results"): the point with
  * the same op, d_in, d_out, t, in and out dtypes. NULL when results is NULL or holds no such

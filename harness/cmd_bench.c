@@ -602,20 +602,12 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 		if (!quiet) {
 			char what[160];
 			gq_problem_describe(p, what, sizeof(what));
-			const json_t *sum = json_object_get(pt, "summary");
-			const json_t *lt = json_object_get(sum, "cublaslt_best");
-			const json_t *sp = json_object_get(sum, "split_best");
+			char figures[256];
+			gq_bench_progress(pt, figures, sizeof(figures));
 			double elapsed = gq_cli_now() - meta.started_monotonic;
-			fprintf(
-			    stderr,
-			    "[%d/%d] %s: floor %.2f us, cuBLASLt best %.2f us, det %.2f us, best "
-			    "split %.2f us (%.0f s elapsed, ETA %.0f s)\n",
-			    i + 1, proto.point_count, what,
-			    json_real_value(json_object_get(pt, "floor_us")),
-			    json_number_value(json_object_get(lt, "median_us")),
-			    json_number_value(json_object_get(sum, "det_us")),
-			    json_number_value(json_object_get(sp, "median_us")), elapsed,
-			    elapsed / (i + 1) * (proto.point_count - i - 1));
+			fprintf(stderr, "[%d/%d] %s: %s (%.0f s elapsed, ETA %.0f s)\n", i + 1,
+			        proto.point_count, what, figures, elapsed,
+			        elapsed / (i + 1) * (proto.point_count - i - 1));
 		}
 	}
 	json_object_set_new(doc, "meta", meta_json(&ctx, &meta, s == GQ_OK));

@@ -191,6 +191,40 @@ static void test_interval(void)
 	json_decref(pt);
 }
 
+/* The progress line of a point: its figures from the summary, the interval where there is one,
+ * "n/a" for a figure that is missing, and cut short (terminated) in a small buffer. */
+static void test_progress(void)
+{
+	static const long long lt[] = {15000, 15000, 15000}, fast[] = {9000, 10000, 11000};
+	json_t *pt = point();
+	json_object_set_new(pt, "summary", gq_bench_summary(pt));
+	char line[256];
+	gq_bench_progress(pt, line, sizeof(line));
+	CHECK_MSG(strcmp(line, "floor 2.00 us, cuBLASLt best 15.00 us, det 12.00 us, best split "
+	                       "10.00 us") == 0,
+	          "no spans: %s", line);
+	set_spans(pt, "cublaslt:algo:3", lt, 3);
+	set_spans(pt, "gemmq:split:n128:s2", fast, 3);
+	json_object_set_new(pt, "summary", gq_bench_summary(pt));
+	gq_bench_progress(pt, line, sizeof(line));
+	CHECK_MSG(strcmp(line, "floor 2.00 us, cuBLASLt best 15.00 us, det 12.00 us, best split "
+	                       "10.00 us (0.6667 of it, 95 % 0.6000..0.7333)") == 0,
+	          "with spans: %s", line);
+	char small[12];
+	gq_bench_progress(pt, small, sizeof(small));
+	CHECK_MSG(strcmp(small, "floor 2.00 ") == 0, "cut: '%s'", small);
+	json_decref(pt);
+	/* no cuBLASLt program ran, and no split: their figures and the interval are missing */
+	json_t *bare = json_pack("{s:f, s:[o]}", "floor_us", 2.5, "programs",
+	                         prog("gemmq:det", "ok", 12.0, ""));
+	json_object_set_new(bare, "summary", gq_bench_summary(bare));
+	gq_bench_progress(bare, line, sizeof(line));
+	CHECK_MSG(strcmp(line, "floor 2.50 us, cuBLASLt best n/a, det 12.00 us, best split n/a") ==
+	              0,
+	          "bare: %s", line);
+	json_decref(bare);
+}
+
 static char *render_acc(const json_t *doc, const json_t *accuracy, int *rc)
 {
 	char *buf = NULL;
@@ -410,6 +444,7 @@ int main(void)
 	test_family();
 	test_summary();
 	test_interval();
+	test_progress();
 	test_markdown();
 	test_markdown_accuracy();
 	test_committed();
