@@ -486,10 +486,12 @@ int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 				put_ratio(out, ratio(med, floor_us));
 				put_ratio(out, ratio(med, lt));
 				const char *st = gq_bench_accuracy(accuracy, pt, str_or(prog, "program", ""));
+				const double mhz = get_num(prog, "sm_clock_mhz");
 				if (st)
-					fprintf(out, " accuracy: %s |\n", st);
-				else
-					fputs("  |\n", out);
+					fprintf(out, " accuracy: %s", st);
+				if (isfinite(mhz))
+					fprintf(out, "%s SM clock %.0f MHz", st ? "," : "", mhz);
+				fputs(st || isfinite(mhz) ? " |\n" : "  |\n", out);
 			} else {
 				/* Pipes in a reason would break the table. */
 				char reason[256];

@@ -5,14 +5,17 @@
  *   { "format_version": 1, "kind": "gemmq-bench",
  *     "meta": { gemmq_version, git_sha, command, argv, protocol { name, source, sha256 },
  *               started, finished, complete, iterations, warmup, flush_bytes, bandwidth_gbps,
- *               mode: "graph", cupti },
+ *               mode: "graph", cupti, sm_clock (whether --sm-clock was given) },
  *     "device": { as in results files (results.h) },
  *     "points": [ { id, op, d_in, d_out, t, in, out, m, n, k, bytes, floor_us,
  *                   programs: [ { program, family, status: "ok" | "unsupported" | "error",
  *                                 reason, median_us, min_us, max_us, samples,
  *                                 samples_ns: [ each timed replay's span, ns ] (only the two
  *                                 programs that the interval compares, see
- *                                 gq_bench_keep_compared_spans) } ],
+ *                                 gq_bench_keep_compared_spans),
+ *                                 sm_clock_mhz, sm_clock_samples (with --sm-clock: the median
+ *                                 SM clock over the timed replays whose clock is known, and
+ *                                 how many those were; smclock.h) } ],
  *                   summary: { gq_bench_summary } } ] }
  * Nothing here touches a GPU: the tests build documents by hand.
  */
@@ -85,9 +88,10 @@ const char *gq_bench_accuracy(const json_t *results, const json_t *pt, const cha
  * driver, cuBLASLt version, iterations, flush size, bandwidth), a table with one row per point
  * (shape, T, dtypes, floor, cuBLASLt's best with its algorithm, cublas:default, det, streamk,
  * the best split with its name, best split / cuBLASLt best and its interval), then a table with
- * every program of every point. Between the caption and the table, how the points fall: at how
- * many the best split is at least as fast (ratio ≤ 1), and at how many its interval lies below 1,
- * contains 1 or lies above 1. Summaries are recomputed from the programs.
+ * every program of every point, whose note gives the SM clock where it was measured. Between
+ * the caption and the table, how the points fall: at how many the best split is at least as
+ * fast (ratio ≤ 1), and at how many its interval lies below 1, contains 1 or lies above 1.
+ * Summaries are recomputed from the programs.
  * With accuracy (an accuracy results document, else NULL), the caption names its protocol and
  * seeds × reruns; a program that missed its budget there is marked "inaccurate" where it is
  * cuBLASLt's best; two more columns give the fastest cuBLASLt algorithm that passed and best

@@ -7,7 +7,9 @@
  * graph on a non-blocking stream, `warmup` replays, then `iterations` times {L2 flush, sync,
  * push id, cudaGraphLaunch, pop id}; collect the CUPTI trace; the samples are the spans of the
  * ids (first kernel start to last kernel end), kept in the JSON (samples_ns) for the two
- * programs whose ratio the Markdown puts an interval on. A program that declines the point is
+ * programs whose ratio the Markdown puts an interval on. With --sm-clock, a stamp (smclock.h)
+ * before the push and after the pop of each timed replay gives the SM clock over it, outside
+ * the span. A program that declines the point is
  * recorded as unsupported with its reason, one that fails as error; a sticky device error ends
  * the run (the points finished are saved).
  */
@@ -30,12 +32,13 @@
 #include "protocol.h"
 #include "registry.h"
 #include "results.h"
+#include "smclock.h"
 #include "stats.h"
 #include "version.h"
 
 static const char usage_bench[] =
     "usage: gemmq bench [PROTOCOL] [--device N] [-p PROGRAM...] [-o FILE.json] [--md FILE.md]\n"
-    "                   [--iterations N] [--warmup N] [--bandwidth GBPS] [-q]\n"
+    "                   [--iterations N] [--warmup N] [--bandwidth GBPS] [--sm-clock] [-q]\n"
     "       gemmq bench --render FILE.json [--md FILE.md] [--accuracy RESULTS.json]\n"
     "\n"
     "A benchmark, not a test: time every program at every point of PROTOCOL (default: the\n"
@@ -61,6 +64,11 @@ static const char usage_bench[] =
     "  --warmup N         untimed replays first (default: 3)\n"
     "  --bandwidth GBPS   bandwidth of the floor in GB/s (default: 4300, the H200's measured\n"
     "                     copy bandwidth)\n"
+    "  --sm-clock         also measure the SM clock over each timed replay (as nvbench does:\n"
+    "                     a kernel of one block per SM before and after the replay, outside\n"
+    "                     its span, records SM 0's clock64 and %globaltimer); each program\n"
+    "                     gets the median in MHz (sm_clock_mhz), where NVML's clock is too\n"
+    "                     slow to see a GEMM's\n"
     "  -q, --quiet        no progress on stderr\n"
     "  --render FILE.json write the Markdown of an existing bench JSON (to --md, default:\n"
     "                     stdout) without measuring; the committed tables are made so, so that\n"
@@ -87,7 +95,9 @@ typedef struct bench_ctx {
 	gq_flush flush;
 	gq_trace trace;
 	uint64_t next_id;
-	double *samples; /* iterations */
+	double *samples;    /* iterations */
+	int sm_clock;       /* --sm-clock */
+	gq_smclock smclock; /* 2 × iterations slots, with sm_clock */
 	int errors;
 } bench_ctx;
 
@@ -163,10 +173,19 @@ static gq_status bench_program(bench_ctx *c, const gq_problem *p, const char *na
 			                 name, gq_cuda_error_text(ce));
 	}
 	uint64_t first = c->next_id;
+	if (s == GQ_OK && c->sm_clock &&
+	    (ce = (cudaError_t)gq_smclock_clear(&c->smclock, c->stream)) != cudaSuccess)
+		s = gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "%s: clearing the clock stamps: %s",
+		                 name, gq_cuda_error_text(ce));
 	for (int i = 0; i < c->iterations && s == GQ_OK; i++) {
 		s = gq_flush_run(&c->flush, c->stream, err);
 		if (s == GQ_OK && (ce = cudaStreamSynchronize(c->stream)) != cudaSuccess)
 			s = gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "%s: %s", name,
+			                 gq_cuda_error_text(ce));
+		if (s == GQ_OK && c->sm_clock &&
+		    (ce = (cudaError_t)gq_smclock_stamp(&c->smclock, 2 * i, c->stream)) !=
+		        cudaSuccess)
+			s = gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "%s: clock stamp: %s", name,
 			                 gq_cuda_error_text(ce));
 		if (s == GQ_OK)
 			s = gq_cupti_timer_push(c->next_id, err);
@@ -175,8 +194,18 @@ static gq_status bench_program(bench_ctx *c, const gq_problem *p, const char *na
 			                 gq_cuda_error_text(ce));
 		if (s == GQ_OK)
 			s = gq_cupti_timer_pop(c->next_id, err);
+		if (s == GQ_OK && c->sm_clock &&
+		    (ce = (cudaError_t)gq_smclock_stamp(&c->smclock, 2 * i + 1, c->stream)) !=
+		        cudaSuccess)
+			s = gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "%s: clock stamp: %s", name,
+			                 gq_cuda_error_text(ce));
 		c->next_id++;
 	}
+	if (s == GQ_OK && c->sm_clock &&
+	    ((ce = cudaStreamSynchronize(c->stream)) != cudaSuccess ||
+	     (ce = (cudaError_t)gq_smclock_fetch(&c->smclock)) != cudaSuccess))
+		s = gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "%s: reading the clock stamps: %s",
+		                 name, gq_cuda_error_text(ce));
 	if (s == GQ_OK) {
 		gq_trace_clear(&c->trace);
 		s = gq_cupti_timer_collect(&c->trace, err);
@@ -213,6 +242,17 @@ static gq_status bench_program(bench_ctx *c, const gq_problem *p, const char *na
 	json_object_set_new(o, "max_us", json_real(hi));
 	json_object_set_new(o, "samples", json_integer(n));
 	json_object_set_new(o, "samples_ns", spans);
+	if (c->sm_clock) { /* the median of the replays whose clock is known */
+		int m = 0;
+		for (int i = 0; i < n; i++) {
+			const double mhz = gq_smclock_mhz(&c->smclock, 2 * i, 2 * i + 1);
+			if (isfinite(mhz))
+				c->samples[m++] = mhz;
+		}
+		json_object_set_new(o, "sm_clock_mhz",
+		                    m ? json_real(gq_stats_median(c->samples, m)) : json_null());
+		json_object_set_new(o, "sm_clock_samples", json_integer(m));
+	}
 	if (c->trace.dropped)
 		json_object_set_new(o, "cupti_dropped", json_integer((json_int_t)c->trace.dropped));
 done:
@@ -295,7 +335,7 @@ static json_t *meta_json(const bench_ctx *c, const gq_run_meta *m, int complete)
 	char finished[32];
 	gq_results_now(finished);
 	return json_pack("{s:s, s:s, s:s, s:o, s:{s:s, s:s, s:s}, s:s, s:s, s:b, s:f, s:i, s:i, "
-	                 "s:I, s:f, s:f, s:s, s:s}",
+	                 "s:I, s:f, s:f, s:s, s:s, s:b}",
 	                 "gemmq_version", GQ_VERSION, "git_sha", GQ_GIT_SHA, "command", "bench",
 	                 "argv", argv, "protocol", "name", c->proto->name, "source",
 	                 c->proto->source, "sha256", c->proto->sha256, "started", m->started,
@@ -303,7 +343,7 @@ static json_t *meta_json(const bench_ctx *c, const gq_run_meta *m, int complete)
 	                 gq_cli_now() - m->started_monotonic, "iterations", c->iterations, "warmup",
 	                 c->warmup, "flush_bytes", (json_int_t)c->flush.bytes, "flush_l2_factor",
 	                 c->proto->timing.flush_l2_factor, "bandwidth_gbps", c->gbps, "mode",
-	                 "graph", "cupti", gq_cupti_timer_note());
+	                 "graph", "cupti", gq_cupti_timer_note(), "sm_clock", c->sm_clock);
 }
 
 /* Write the Markdown of doc (accuracy: NULL or an accuracy results document) to path
@@ -394,7 +434,7 @@ static int parse_count(const char *s, int min)
 
 int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 {
-	enum { OPT_MD = 1000, OPT_ITER, OPT_WARMUP, OPT_BW, OPT_RENDER, OPT_ACCURACY };
+	enum { OPT_MD = 1000, OPT_ITER, OPT_WARMUP, OPT_BW, OPT_RENDER, OPT_ACCURACY, OPT_CLOCK };
 	static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
 	                                     {"program", required_argument, NULL, 'p'},
 	                                     {"output", required_argument, NULL, 'o'},
@@ -404,13 +444,14 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 	                                     {"bandwidth", required_argument, NULL, OPT_BW},
 	                                     {"render", required_argument, NULL, OPT_RENDER},
 	                                     {"accuracy", required_argument, NULL, OPT_ACCURACY},
+	                                     {"sm-clock", no_argument, NULL, OPT_CLOCK},
 	                                     {"quiet", no_argument, NULL, 'q'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
 	const char *spec = NULL, *output = NULL, *md = NULL, *render_path = NULL;
 	const char *accuracy_path = NULL;
 	const char *programs[BENCH_MAX_PROGRAMS + 1 + BENCH_CUBLASLT_ALGOS];
-	int given = 0, iterations = 20, warmup = 3, quiet = 0, c;
+	int given = 0, iterations = 20, warmup = 3, quiet = 0, sm_clock = 0, c;
 	double gbps = GQ_BENCH_DEFAULT_GBPS;
 	gq_error err;
 	gq_error_clear(&err);
@@ -426,6 +467,9 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case OPT_CLOCK:
+			sm_clock = 1;
 			break;
 		case OPT_MD:
 			md = optarg;
@@ -557,6 +601,7 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 	                 .warmup = warmup,
 	                 .gbps = gbps,
 	                 .quiet = quiet,
+	                 .sm_clock = sm_clock,
 	                 .next_id = 1};
 	gq_trace_init(&ctx.trace);
 	ctx.samples = calloc((size_t)iterations, sizeof(double));
@@ -572,6 +617,11 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 		s = gq_cupti_timer_verify(ctx.stream, &err);
 	if (s == GQ_OK)
 		s = gq_flush_init(&ctx.flush, dev.l2_bytes, proto.timing.flush_l2_factor, &err);
+	if (s == GQ_OK && sm_clock &&
+	    (ce = (cudaError_t)gq_smclock_init(&ctx.smclock, 2 * iterations, dev.sm_count)) !=
+	        cudaSuccess)
+		s = gq_error_set(&err, GQ_ERR_DEVICE, GQ_HERE, "the clock stamps: %s",
+		                 gq_cuda_error_text(ce));
 
 	json_t *points = json_array();
 	json_t *doc =
@@ -620,6 +670,8 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 	       proto.name, json_array_size(points), proto.point_count, ctx.errors, output, md);
 	json_decref(doc);
 	gq_flush_free(&ctx.flush);
+	if (sm_clock)
+		gq_smclock_free(&ctx.smclock);
 	gq_trace_free(&ctx.trace);
 	free(ctx.samples);
 	if (ctx.stream)

@@ -8,6 +8,7 @@
 
 #include "bench.h"
 #include "check.h"
+#include "smclock.h"
 
 /* wgrad d_in 4096, d_out 32, T 1025, bf16 -> fp32: M = 32, N = 4096, K = 1025.
  * A = g [1025, 32] bf16: 65 600 B; B = x [1025, 4096] bf16: 8 396 800 B; out [32, 4096] fp32:
@@ -225,6 +226,18 @@ static void test_progress(void)
 	json_decref(bare);
 }
 
+/* The SM clock of a replay from two stamps (smclock.h): Δclock / Δns in MHz; a missing stamp
+ * (zero) or times that do not increase give none. */
+static void test_sm_clock_math(void)
+{
+	CHECK(fabs(gq_smclock_mhz_of(1000, 5, 101000, 141205) - 1412.0) < 1e-9);
+	CHECK(fabs(gq_smclock_mhz_of(7, 0, 507, 990) - 1980.0) < 1e-9);
+	CHECK(isnan(gq_smclock_mhz_of(0, 5, 101000, 141205)));
+	CHECK(isnan(gq_smclock_mhz_of(1000, 5, 0, 141205)));
+	CHECK(isnan(gq_smclock_mhz_of(2000, 5, 1000, 141205)));
+	CHECK(isnan(gq_smclock_mhz_of(1000, 5, 2000, 5)));
+}
+
 static char *render_acc(const json_t *doc, const json_t *accuracy, int *rc)
 {
 	char *buf = NULL;
@@ -351,6 +364,16 @@ static void test_markdown_accuracy(void)
 	CHECK(strcmp(gq_bench_accuracy(acc, pt, "gemmq:det"), "pass") == 0);
 	CHECK(gq_bench_accuracy(acc, pt, "cublaslt:algo:7") == NULL); /* not in the results */
 	CHECK(gq_bench_accuracy(NULL, pt, "gemmq:det") == NULL);
+	/* two programs with the SM clock of --sm-clock: the note gives it, after the accuracy */
+	size_t j;
+	json_t *prog;
+	json_array_foreach(json_object_get(pt, "programs"), j, prog)
+	{
+		const char *name = json_string_value(json_object_get(prog, "program"));
+		if (strcmp(name, "gemmq:det") == 0 || strcmp(name, "cublas:default") == 0)
+			json_object_set_new(prog, "sm_clock_mhz",
+			                    json_real(name[0] == 'g' ? 1412.4 : 1398.6));
+	}
 	int rc = 1;
 	char *md = render_acc(doc, acc, &rc);
 	CHECK(rc == 0);
@@ -363,8 +386,10 @@ static void test_markdown_accuracy(void)
 	    "| 15.00 (cublaslt:algo:3, inaccurate) | 18.00 | 12.00 | — | 10.00 "
 	    "(gemmq:split:n128:s2) | 0.667 | — | 20.00 (cublaslt:algo:0) | 0.500 |\n",
 	    "| cublaslt:algo:3 | 15.00 | 14.50..16.25 | 7.500 | 1.000 | accuracy: fail |\n",
-	    "| gemmq:det | 12.00 | 11.50..13.25 | 6.000 | 0.800 | accuracy: pass |\n",
-	    "| cublas:default | 18.00 | 17.50..19.25 | 9.000 | 1.200 |  |\n",
+	    "| gemmq:det | 12.00 | 11.50..13.25 | 6.000 | 0.800 | accuracy: pass, SM clock 1412 "
+	    "MHz |\n",
+	    "| cublas:default | 18.00 | 17.50..19.25 | 9.000 | 1.200 | SM clock 1399 MHz |\n",
+	    "| gemmq:split:n64:s1 | 14.00 | 13.50..15.25 | 7.000 | 0.933 |  |\n",
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		CHECK_MSG(strstr(md, want[i]) != NULL, "missing '%s' in:\n%s", want[i], md);
@@ -445,6 +470,7 @@ int main(void)
 	test_summary();
 	test_interval();
 	test_progress();
+	test_sm_clock_math();
 	test_markdown();
 	test_markdown_accuracy();
 	test_committed();

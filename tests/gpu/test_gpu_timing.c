@@ -16,6 +16,11 @@
  *    of the heuristic's top 8 reduce in a second kernel): the first algorithm launching ≥ 2
  *    kernels per iteration; its span covers them all: span > the longest kernel, span ≥ busy, in
  *    both modes.
+ * 4. The SM clock over a stretch of stream work (harness/smclock.cu, `gemmq bench --sm-clock`):
+ *    stamps around a 200 µs spin, ten times: the stamps' %globaltimer readings lie at least the
+ *    design apart, and the median clock lies between a quarter of the device's maximum and 5 %
+ *    above it; a slot that no stamp filled gives no clock; a stamp into a slot out of range is
+ *    refused.
  * One line per measurement on stdout. Needs a CUDA device; without one it says why and fails.
  */
 #include <cuda_runtime_api.h>
@@ -32,6 +37,7 @@
 #include "problem.h"
 #include "programs_cublas.h"
 #include "registry.h"
+#include "smclock.h"
 #include "spin.h"
 #include "stats.h"
 
@@ -356,6 +362,48 @@ static void test_split_k(void)
 	cudaFree(out);
 }
 
+static void test_sm_clock(void)
+{
+	int sms = 0, khz = 0;
+	CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) == cudaSuccess);
+	CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) == cudaSuccess && khz > 0);
+	gq_smclock c;
+	int e = gq_smclock_init(&c, 3, sms);
+	CHECK_MSG(e == 0, "gq_smclock_init: %s", cudaGetErrorString((cudaError_t)e));
+	if (e != 0)
+		return;
+	CHECK(gq_smclock_clear(&c, stream) == 0);
+	CHECK(gq_smclock_stamp(&c, 3, stream) == (int)cudaErrorInvalidValue);
+	double mhz[10];
+	int n = 0;
+	for (int i = 0; i < 10; i++) {
+		CHECK(gq_smclock_stamp(&c, 0, stream) == 0);
+		CHECK(gq_spin_launch(200000, stream) == 0);
+		CHECK(gq_smclock_stamp(&c, 1, stream) == 0);
+		CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+		CHECK(gq_smclock_fetch(&c) == 0);
+		CHECK_MSG(c.host[2] >= c.host[0] + 200000,
+		          "stamps %llu ns apart around a 200 us spin",
+		          (unsigned long long)(c.host[2] - c.host[0]));
+		const double f = gq_smclock_mhz(&c, 0, 1);
+		CHECK_MSG(isfinite(f), "replay %d: no clock (slots %llu %llu %llu %llu)", i,
+		          (unsigned long long)c.host[0], (unsigned long long)c.host[1],
+		          (unsigned long long)c.host[2], (unsigned long long)c.host[3]);
+		if (isfinite(f))
+			mhz[n++] = f;
+	}
+	CHECK(isnan(gq_smclock_mhz(&c, 0, 2))); /* slot 2: never stamped */
+	CHECK(isnan(gq_smclock_mhz(&c, 1, 0))); /* backwards */
+	if (n) {
+		const double med = gq_stats_median(mhz, n), max_mhz = 1e-3 * khz;
+		printf("SM clock over a 200 us spin: median %.0f MHz of %d (device maximum %.0f)\n",
+		       med, n, max_mhz);
+		CHECK_MSG(med >= 0.25 * max_mhz && med <= 1.05 * max_mhz,
+		          "SM clock %.0f MHz against a maximum of %.0f", med, max_mhz);
+	}
+	gq_smclock_free(&c);
+}
+
 int main(void)
 {
 	int count = 0;
@@ -395,6 +443,7 @@ int main(void)
 	test_spin(200000);
 	test_two_spins();
 	test_split_k();
+	test_sm_clock();
 
 	cudaFree(elapsed_buffer);
 
