@@ -9,11 +9,7 @@
 # 3. gemmq bench protocols/k1_wgrad.json, every program, 20 timed replays, --sm-clock (kG).
 # nvidia-smi's temperature, power and clocks before and after (smi.csv).
 c=2
-. results/h200/logs/wgrad-experiments/round16/start.sh build-exp/r22b.txz
-B=build-exp/r22b/gemmq
-progs="$progs -p gemmq:split:n320:s3 -p gemmq:split:n320:s4"
-q="--query-gpu=index,pci.bus_id,serial,temperature.gpu,power.limit,power.draw,clocks.sm,clocks_event_reasons.active --format=csv"
-nvidia-smi $q > /tmp/o/smi.csv
+. results/h200/logs/wgrad-experiments/round22/start.sh
 for g in 0 1; do
   (
     export CUDA_VISIBLE_DEVICES=$g
@@ -29,5 +25,5 @@ for g in 0 1; do
   ) &
 done
 wait
-nvidia-smi $q | tail -n +2 >> /tmp/o/smi.csv
+smi_after
 snap "all done"

@@ -5,11 +5,7 @@
 # memory-bound points with the six split programs of run1.sh, 200 timed replays, --sm-clock,
 # twice (dG_1, dG_2); nvidia-smi's temperature, power and clocks before and after (smi.csv).
 c=3
-. results/h200/logs/wgrad-experiments/round16/start.sh build-exp/r22b.txz
-B=build-exp/r22b/gemmq
-progs="$progs -p gemmq:split:n320:s3 -p gemmq:split:n320:s4"
-q="--query-gpu=index,pci.bus_id,serial,temperature.gpu,power.limit,power.draw,clocks.sm,clocks_event_reasons.active --format=csv"
-nvidia-smi $q > /tmp/o/smi.csv
+. results/h200/logs/wgrad-experiments/round22/start.sh
 for g in 0 1; do
   (
     export CUDA_VISIBLE_DEVICES=$g
@@ -21,5 +17,5 @@ for g in 0 1; do
   ) &
 done
 wait
-nvidia-smi $q | tail -n +2 >> /tmp/o/smi.csv
+smi_after
 snap "all done"
