@@ -9,9 +9,8 @@
  * ids (first kernel start to last kernel end), kept in the JSON (samples_ns) for the two
  * programs whose ratio the Markdown puts an interval on. With --sm-clock, a stamp (smclock.h)
  * before the push and after the pop of each timed replay gives the SM clock over it, outside
- * the span. A program that declines the point is
- * recorded as unsupported with its reason, one that fails as error; a sticky device error ends
- * the run (the points finished are saved).
+ * the span. A program that declines the point is recorded as unsupported with its reason, one
+ * that fails as error; a sticky device error ends the run (the points finished are saved).
  */
 #include <getopt.h>
 #include <math.h>
