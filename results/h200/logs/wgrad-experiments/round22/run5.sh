@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# run5.sh: twenty-second round, calls 5 and later (an H200 ×2 each), from the repository root:
+#   C=N bash results/h200/logs/wgrad-experiments/round22/run5.sh   (writes $OUT/all.tgz at the end)
+# build-exp/r22b.txz as in run2.sh (5a3bdba, kernels of e876441). On each GPU at once
+# (CUDA_VISIBLE_DEVICES): the memory-bound points with the six split programs of run1.sh, 200
+# timed replays, --sm-clock, once (eG); nvidia-smi before and after (smi.csv). More H200s, to
+# find one where the goal is missed as on call 1's GPU 0 and see its clocks.
+c=${C:?give the call number in C}
+. results/h200/logs/wgrad-experiments/round22/start.sh
+for g in 0 1; do
+  (
+    export CUDA_VISIBLE_DEVICES=$g
+    s=$(date +%s)
+    timeout 200 $B bench $P $progs --iterations 200 --sm-clock -q -o /tmp/r/e$g.json --md /tmp/r/e$g.md > /tmp/r/e$g.log 2>&1
+    echo "e$g rc=$? $(( $(date +%s) - s )) s" >> /tmp/o/runs.txt
+  ) &
+done
+wait
+smi_after
+snap "all done"
