@@ -7,14 +7,6 @@
 # find one where the goal is missed as on call 1's GPU 0 and see its clocks.
 c=${C:?give the call number in C}
 . results/h200/logs/wgrad-experiments/round22/start.sh
-for g in 0 1; do
-  (
-    export CUDA_VISIBLE_DEVICES=$g
-    s=$(date +%s)
-    timeout 200 $B bench $P $progs --iterations 200 --sm-clock -q -o /tmp/r/e$g.json --md /tmp/r/e$g.md > /tmp/r/e$g.log 2>&1
-    echo "e$g rc=$? $(( $(date +%s) - s )) s" >> /tmp/o/runs.txt
-  ) &
-done
-wait
+each_gpu_bench
 smi_after
 snap "all done"

@@ -7,16 +7,6 @@
 c=${C:?give the call number in C}
 tar xJf build-exp/r22l.txz
 . results/h200/logs/wgrad-experiments/round22/start.sh
-for g in 0 1; do
-  (
-    export CUDA_VISIBLE_DEVICES=$g
-    timeout 60 build-exp/r22l/layout > /tmp/o/layout-g$g.txt 2>&1
-    echo "layout g$g rc=$?" >> /tmp/o/runs.txt
-    s=$(date +%s)
-    timeout 200 $B bench $P $progs --iterations 200 --sm-clock -q -o /tmp/r/e$g.json --md /tmp/r/e$g.md > /tmp/r/e$g.log 2>&1
-    echo "e$g rc=$? $(( $(date +%s) - s )) s" >> /tmp/o/runs.txt
-  ) &
-done
-wait
+each_gpu_bench layout
 smi_after
 snap "all done"
