@@ -1,9 +1,10 @@
 /* layout.cu: where a GPU's SMs are, as clusters see them. Prints, for one CTA per SM (200 KiB of
  * dynamic shared memory, 128 threads):
  *   1. cudaOccupancyMaxActiveClusters for clusters of 1 to 16 CTAs;
- *   2. the SMs grouped by GPC: launches of clusters of 16, 8 and 2 (as many as fit at once, each
- *      CTA spinning 200 µs so that they all are resident together) record each CTA's %smid;
- *      SMs of one cluster are in one GPC, and the groups are the unions;
+ *   2. the SMs grouped by GPC: launches of clusters of 16 down to 3 CTAs (as many as fit at
+ *      once, each CTA spinning 200 µs so that they all are resident together) record each CTA's
+ *      %smid; SMs of one cluster are in one GPC, and the groups are the unions (call 7's run
+ *      used clusters of 16, 8 and 2, which left 20 SMs ungrouped: a pair is one TPC);
  *   3. the GPCs where a grid like gemmq:split:n256:s4's at d_out 128 (2 × 16 × 4 CTAs in clusters
  *      of two along x) puts its 128 CTAs, three launches.
  *   nvcc -O2 -arch=sm_90a -o build-exp/layout results/h200/logs/wgrad-experiments/round22/layout.cu
@@ -94,11 +95,12 @@ int main(void)
 	std::vector<int> parent(sms), h(4096);
 	for (int i = 0; i < sms; i++)
 		parent[i] = i;
-	const int sizes[] = {16, 8, 2};
-	for (int c : sizes) {
+	/* every size from 16 down to 3: a pair is one TPC and joins nothing, and sizes that do not
+	 * divide a GPC's SMs put the clusters over other subsets of it */
+	for (int c = 16; c >= 3; c--) {
 		if (most[c] <= 0)
 			continue;
-		for (int rep = 0; rep < 3; rep++) {
+		for (int rep = 0; rep < 2; rep++) {
 			launch(dim3(most[c] * c), dim3(c, 1, 1), d_sm);
 			CHECK(cudaMemcpy(h.data(), d_sm, most[c] * c * sizeof(int), cudaMemcpyDeviceToHost));
 			for (int k = 0; k < most[c]; k++)
