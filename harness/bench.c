@@ -213,8 +213,6 @@ void gq_bench_progress(const json_t *pt, char *buf, size_t size)
 	if (!size)
 		return;
 	const json_t *sum = json_object_get(pt, "summary");
-	const json_t *lt = json_object_get(sum, "cublaslt_best");
-	const json_t *sp = json_object_get(sum, "split_best");
 	char f[32], l[32], d[32], b[32], r[64] = "";
 	const double over = get_num(json_object_get(sum, "over_cublaslt_best"), "split_best");
 	const json_t *iv = json_object_get(sum, interval_key);
@@ -223,9 +221,10 @@ void gq_bench_progress(const json_t *pt, char *buf, size_t size)
 		         get_num(iv, "hi"));
 	snprintf(buf, size, "floor %s, cuBLASLt best %s, det %s, best split %s%s",
 	         us_text(get_num(pt, "floor_us"), f, sizeof(f)),
-	         us_text(lt ? get_num(lt, "median_us") : NAN, l, sizeof(l)),
+	         us_text(get_num(json_object_get(sum, "cublaslt_best"), "median_us"), l, sizeof(l)),
 	         us_text(get_num(sum, "det_us"), d, sizeof(d)),
-	         us_text(sp ? get_num(sp, "median_us") : NAN, b, sizeof(b)), r);
+	         us_text(get_num(json_object_get(sum, "split_best"), "median_us"), b, sizeof(b)),
+	         r);
 }
 
 /* ---- Markdown -------------------------------------------------------------------------------- */

@@ -108,6 +108,18 @@ static void record(json_t *o, const char *status, const char *reason)
 	json_object_set_new(o, "reason", json_string(reason));
 }
 
+/* With --sm-clock, enqueue the clock stamp of slot on c's stream (name: the program, for the
+ * error). */
+static gq_status clock_stamp(bench_ctx *c, int slot, const char *name, gq_error *err)
+{
+	cudaError_t ce;
+	if (c->sm_clock &&
+	    (ce = (cudaError_t)gq_smclock_stamp(&c->smclock, slot, c->stream)) != cudaSuccess)
+		return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "%s: clock stamp: %s", name,
+		                    gq_cuda_error_text(ce));
+	return GQ_OK;
+}
+
 /* Time one program at p on io. Fills o (status, reason, figures). GQ_OK unless the device is
  * unusable (a sticky error), in which case the run stops. */
 static gq_status bench_program(bench_ctx *c, const gq_problem *p, const char *name,
@@ -181,11 +193,8 @@ static gq_status bench_program(bench_ctx *c, const gq_problem *p, const char *na
 		if (s == GQ_OK && (ce = cudaStreamSynchronize(c->stream)) != cudaSuccess)
 			s = gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "%s: %s", name,
 			                 gq_cuda_error_text(ce));
-		if (s == GQ_OK && c->sm_clock &&
-		    (ce = (cudaError_t)gq_smclock_stamp(&c->smclock, 2 * i, c->stream)) !=
-		        cudaSuccess)
-			s = gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "%s: clock stamp: %s", name,
-			                 gq_cuda_error_text(ce));
+		if (s == GQ_OK)
+			s = clock_stamp(c, 2 * i, name, err);
 		if (s == GQ_OK)
 			s = gq_cupti_timer_push(c->next_id, err);
 		if (s == GQ_OK && (ce = cudaGraphLaunch(exec, c->stream)) != cudaSuccess)
@@ -193,11 +202,8 @@ static gq_status bench_program(bench_ctx *c, const gq_problem *p, const char *na
 			                 gq_cuda_error_text(ce));
 		if (s == GQ_OK)
 			s = gq_cupti_timer_pop(c->next_id, err);
-		if (s == GQ_OK && c->sm_clock &&
-		    (ce = (cudaError_t)gq_smclock_stamp(&c->smclock, 2 * i + 1, c->stream)) !=
-		        cudaSuccess)
-			s = gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "%s: clock stamp: %s", name,
-			                 gq_cuda_error_text(ce));
+		if (s == GQ_OK)
+			s = clock_stamp(c, 2 * i + 1, name, err);
 		c->next_id++;
 	}
 	if (s == GQ_OK && c->sm_clock &&

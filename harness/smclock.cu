@@ -21,12 +21,18 @@ static __global__ void gq_smclock_kernel(uint64_t *stamp)
 	stamp[1] = clk;
 }
 
+/* The bytes of slots slots (two words each). */
+static size_t gq_smclock_bytes(int slots)
+{
+	return (size_t)slots * 2 * sizeof(uint64_t);
+}
+
 extern "C" int gq_smclock_init(gq_smclock *c, int slots, int sms)
 {
 	memset(c, 0, sizeof(*c));
 	if (slots < 1 || sms < 1)
 		return (int)cudaErrorInvalidValue;
-	const size_t bytes = (size_t)slots * 2 * sizeof(uint64_t);
+	const size_t bytes = gq_smclock_bytes(slots);
 	c->host = (uint64_t *)calloc(1, bytes);
 	if (!c->host)
 		return (int)cudaErrorMemoryAllocation;
@@ -42,8 +48,7 @@ extern "C" int gq_smclock_init(gq_smclock *c, int slots, int sms)
 
 extern "C" int gq_smclock_clear(gq_smclock *c, void *stream)
 {
-	return (int)cudaMemsetAsync(c->dev, 0, (size_t)c->slots * 2 * sizeof(uint64_t),
-	                            (cudaStream_t)stream);
+	return (int)cudaMemsetAsync(c->dev, 0, gq_smclock_bytes(c->slots), (cudaStream_t)stream);
 }
 
 extern "C" int gq_smclock_stamp(gq_smclock *c, int slot, void *stream)
@@ -56,8 +61,7 @@ extern "C" int gq_smclock_stamp(gq_smclock *c, int slot, void *stream)
 
 extern "C" int gq_smclock_fetch(gq_smclock *c)
 {
-	return (int)cudaMemcpy(c->host, c->dev, (size_t)c->slots * 2 * sizeof(uint64_t),
-	                       cudaMemcpyDeviceToHost);
+	return (int)cudaMemcpy(c->host, c->dev, gq_smclock_bytes(c->slots), cudaMemcpyDeviceToHost);
 }
 
 extern "C" double gq_smclock_mhz_of(uint64_t ns_a, uint64_t clock_a, uint64_t ns_b,
