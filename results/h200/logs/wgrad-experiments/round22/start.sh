@@ -3,9 +3,10 @@
 # programs of run1.sh), and notes nvidia-smi's temperature, power and clocks in /tmp/o/smi.csv;
 # smi_after adds them once more at the end; each_gpu_bench [PROBE] is the step of run5.sh and
 # run6.sh. (The runs were made with these lines written out in each run*.sh; they now share this
-# file.)
-. results/h200/logs/wgrad-experiments/round16/start.sh build-exp/r22b.txz
-B=build-exp/r22b/gemmq
+# file.) A later round sets R to its own archive's name (build-exp/$R.txz holding build-exp/$R/gemmq).
+R=${R:-r22b}
+. results/h200/logs/wgrad-experiments/round16/start.sh build-exp/$R.txz
+B=build-exp/$R/gemmq
 progs="$progs -p gemmq:split:n320:s3 -p gemmq:split:n320:s4"
 q="--query-gpu=index,pci.bus_id,serial,temperature.gpu,power.limit,power.draw,clocks.sm,clocks_event_reasons.active --format=csv"
 nvidia-smi $q > /tmp/o/smi.csv
