@@ -29,3 +29,10 @@ each_gpu_bench() {
   done
   wait
 }
+# timed NAME SECONDS FILE COMMAND...: COMMAND bounded by SECONDS, its output into FILE, then
+# "NAME rc=N S s" noted in /tmp/o/runs.txt (added in the twenty-third round, for its run1.sh).
+timed() {
+  local n=$1 t=$2 f=$3 s; shift 3
+  s=$(date +%s)
+  timeout "$t" "$@" > "$f" 2>&1
+  echo "$n rc=$? $(( $(date +%s) - s )) s" >> /tmp/o/runs.txt; }

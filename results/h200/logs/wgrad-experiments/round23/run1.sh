@@ -9,7 +9,8 @@
 # 3. the memory-bound points with the six split programs of ../round22/run1.sh, 200 timed
 #    replays, --sm-clock (eG);
 # 4. the main job, gemmq qualify protocols/smoke.json (smoke-gG.json, smoke-gG.log).
-# nvidia-smi's temperature, power and clocks before and after (smi.csv).
+# nvidia-smi's temperature, power and clocks before and after (smi.csv). (The run had these
+# steps written out, without the layout probe's seconds in runs.txt; they now use start.sh's timed.)
 c=1
 R=r23
 tar xJf build-exp/r22l.txz
@@ -17,17 +18,10 @@ tar xJf build-exp/r22l.txz
 for g in 0 1; do
   (
     export CUDA_VISIBLE_DEVICES=$g
-    s=$(date +%s)
-    timeout 200 build-exp/r23/gpu_test_gpu_timing > /tmp/o/timing-g$g.log 2>&1
-    echo "timing g$g rc=$? $(( $(date +%s) - s )) s" >> /tmp/o/runs.txt
-    timeout 60 build-exp/r22l/layout > /tmp/o/layout-g$g.txt 2>&1
-    echo "layout g$g rc=$?" >> /tmp/o/runs.txt
-    s=$(date +%s)
-    timeout 200 $B bench $P $progs --iterations 200 --sm-clock -q -o /tmp/r/e$g.json --md /tmp/r/e$g.md > /tmp/r/e$g.log 2>&1
-    echo "e$g rc=$? $(( $(date +%s) - s )) s" >> /tmp/o/runs.txt
-    s=$(date +%s)
-    timeout 200 $B qualify -o /tmp/r/smoke-g$g.json protocols/smoke.json > /tmp/r/smoke-g$g.log 2>&1
-    echo "smoke g$g rc=$? $(( $(date +%s) - s )) s" >> /tmp/o/runs.txt
+    timed "timing g$g" 200 /tmp/o/timing-g$g.log build-exp/r23/gpu_test_gpu_timing
+    timed "layout g$g" 60 /tmp/o/layout-g$g.txt build-exp/r22l/layout
+    timed e$g 200 /tmp/r/e$g.log $B bench $P $progs --iterations 200 --sm-clock -q -o /tmp/r/e$g.json --md /tmp/r/e$g.md
+    timed "smoke g$g" 200 /tmp/r/smoke-g$g.log $B qualify -o /tmp/r/smoke-g$g.json protocols/smoke.json
   ) &
 done
 wait
