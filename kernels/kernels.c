@@ -73,6 +73,9 @@ static int64_t ceil_div(int64_t a, int64_t b)
 	return (a + b - 1) / b;
 }
 
+/* The split programs' names, as the family lists them and the errors spell them. */
+#define SPLIT_PATTERN "gemmq:split:n<64|128|256|320>:s<1..4>"
+
 /* Parse "n<bn>:s<s>" (the text after "gemmq:split:"). Returns 0 or -1. */
 static int parse_split(const char *text, int *block_n, int *splits)
 {
@@ -108,15 +111,14 @@ static gq_status parse_name(const char *name, kern_kind *kind, int *block_n, int
 	else if (strncmp(name, split, sizeof(split) - 1) == 0) {
 		*kind = KERN_SPLIT;
 		if (parse_split(name + sizeof(split) - 1, block_n, splits) != 0)
-			return gq_error_set(
-			    err, GQ_ERR_INPUT, NULL,
-			    "program '%s': expected gemmq:split:n<64|128|256|320>:s<1..4> "
-			    "(block_n 64, 128, 256 or 320; 1 to 4 K splits)",
-			    name);
+			return gq_error_set(err, GQ_ERR_INPUT, NULL,
+			                    "program '%s': expected " SPLIT_PATTERN
+			                    " (block_n 64, 128, 256 or 320; 1 to 4 K splits)",
+			                    name);
 	} else
 		return gq_error_set(err, GQ_ERR_INPUT, NULL,
-		                    "'%s' is not a gemmq program (gemmq:det, "
-		                    "gemmq:split:n<64|128|256|320>:s<1..4>, gemmq:streamk)",
+		                    "'%s' is not a gemmq program (gemmq:det, " SPLIT_PATTERN
+		                    ", gemmq:streamk)",
 		                    name);
 	return GQ_OK;
 }
@@ -623,7 +625,7 @@ static const gq_program_family families[] = {
      .deterministic = 1,
      .planted = 0,
      .open = gq_kernels_open},
-    {.pattern = "gemmq:split:n<64|128|256|320>:s<1..4>",
+    {.pattern = SPLIT_PATTERN,
      .description = "ours (sm_90): BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), block_n "
                     "64/128/256/320 (320: wgrad layout only), 1-4 K splits added "
                     "with FP32 atomics (s1 stores directly)",
