@@ -486,11 +486,16 @@ int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 				put_ratio(out, ratio(med, lt));
 				const char *st = gq_bench_accuracy(accuracy, pt, str_or(prog, "program", ""));
 				const double mhz = get_num(prog, "sm_clock_mhz");
+				const char *config = str_or(prog, "config", NULL);
+				int items = 0; /* the note's items, each after ", " but the first */
 				if (st)
-					fprintf(out, " accuracy: %s", st);
+					fprintf(out, "%s accuracy: %s", items++ ? "," : "", st);
 				if (isfinite(mhz))
-					fprintf(out, "%s SM clock %.0f MHz", st ? "," : "", mhz);
-				fputs(st || isfinite(mhz) ? " |\n" : "  |\n", out);
+					fprintf(out, "%s SM clock %.0f MHz", items++ ? "," : "",
+					        mhz);
+				if (config)
+					fprintf(out, "%s %s", items++ ? "," : "", config);
+				fputs(items ? " |\n" : "  |\n", out);
 			} else {
 				/* Pipes in a reason would break the table. */
 				char reason[256];

@@ -28,6 +28,7 @@
 #include "cupti_timer.h"
 #include "device.h"
 #include "flush.h"
+#include "programs_cublas.h"
 #include "protocol.h"
 #include "registry.h"
 #include "results.h"
@@ -48,7 +49,8 @@ static const char usage_bench[] =
     "(bytes of A + B + output over the bandwidth), and per point cuBLASLt's fastest algorithm,\n"
     "the best program of each family and their ratios to the floor and to cuBLASLt's best;\n"
     "best split / cuBLASLt best gets a 95 % bootstrap interval from the replays' spans, which\n"
-    "the JSON keeps.\n"
+    "the JSON keeps. Each cuBLASLt program's algorithm (id, tile, stages, split-K, reduction,\n"
+    "swizzle, cluster, workspace) is recorded as its config.\n"
     "Needs a GPU.\n"
     "\n"
     "  --device N         CUDA device ordinal (default: 0); the host backend cannot bench\n"
@@ -157,6 +159,11 @@ static gq_status bench_program(bench_ctx *c, const gq_problem *p, const char *na
 		inst = NULL;
 		goto done;
 	}
+	/* Which algorithm a cuBLASLt program runs: what makes two of its algorithms differ. */
+	char config[512];
+	if (strcmp(gq_bench_family(name), "cublaslt") == 0 &&
+	    gq_cublaslt_describe(inst, config, sizeof(config)) == 0)
+		json_object_set_new(o, "config", json_string(config));
 	cudaError_t ce = cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal);
 	if (ce == cudaSuccess) {
 		if (prog->launch(inst, io, c->stream, why, sizeof(why)) != 0 && !why[0])

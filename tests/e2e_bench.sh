@@ -11,6 +11,7 @@ expect 0 'bench \[PROTOCOL\] .*cuBLASLt top 8' -- "$gemmq" --help
 expect 0 'usage: gemmq bench' -- "$gemmq" bench --help
 expect 0 'default: 4300' -- "$gemmq" bench --help
 expect 0 'sm-clock .*nvbench' -- "$gemmq" bench --help
+expect 0 'recorded as its config' -- "$gemmq" bench --help
 expect 2 'needs a GPU.*--device host' -- "$gemmq" bench "$src/protocols/k1_wgrad.json" --device host
 expect 2 'unknown option' -- "$gemmq" bench --bogus
 expect 2 "--iterations wants an integer >= 1, not '0'" -- "$gemmq" bench --iterations 0

@@ -84,19 +84,25 @@ static double at(const json_t *o, const char *a, const char *b)
 }
 
 /* Give program name of pt the replay spans ns[0..n) (samples_ns, as cmd_bench.c writes them). */
-static void set_spans(json_t *pt, const char *name, const long long *ns, int n)
+/* Set key to value (a new reference, taken) on the program name of point pt. */
+static void set_field(json_t *pt, const char *name, const char *key, json_t *value)
 {
 	size_t i;
 	json_t *p;
 	json_array_foreach(json_object_get(pt, "programs"), i, p)
 	{
-		if (strcmp(json_string_value(json_object_get(p, "program")), name) != 0)
-			continue;
-		json_t *a = json_array();
-		for (int j = 0; j < n; j++)
-			json_array_append_new(a, json_integer(ns[j]));
-		json_object_set_new(p, "samples_ns", a);
+		if (strcmp(json_string_value(json_object_get(p, "program")), name) == 0)
+			json_object_set(p, key, value);
 	}
+	json_decref(value);
+}
+
+static void set_spans(json_t *pt, const char *name, const long long *ns, int n)
+{
+	json_t *a = json_array();
+	for (int j = 0; j < n; j++)
+		json_array_append_new(a, json_integer(ns[j]));
+	set_field(pt, name, "samples_ns", a);
 }
 
 static const char interval_key[] = "split_best_over_cublaslt_best_interval";
@@ -273,6 +279,10 @@ static json_t *bench_doc(void)
 static void test_markdown(void)
 {
 	json_t *doc = bench_doc();
+	/* a cuBLASLt algorithm's config goes into the note; an unsupported one shows its reason */
+	json_t *pt0 = json_array_get(json_object_get(doc, "points"), 0);
+	set_field(pt0, "cublaslt:algo:0", "config", json_string("algo 23 tile 18 stages 30"));
+	set_field(pt0, "cublaslt:algo:5", "config", json_string("algo 6 tile 20"));
 	int rc = 1;
 	char *md = render(doc, &rc);
 	CHECK(rc == 0);
@@ -298,7 +308,9 @@ static void test_markdown(void)
 	    "| wgrad 4096x32 | 1025 | bf16→fp32 | gemmq:det | 12.00 | 11.50..13.25 | 6.000 | 0.800 "
 	    "|",
 	    "| gemmq:streamk | — | — | — | — | error: launch failed / badly |",
-	    "| cublaslt:algo:5 | — | — | — | — | unsupported: only 4 algorithms |",
+	    "| cublaslt:algo:5 | — | — | — | — | unsupported: only 4 algorithms |\n",
+	    "| cublaslt:algo:0 | 20.00 | 19.50..21.25 | 10.000 | 1.333 | algo 23 tile 18 stages 30 "
+	    "|\n",
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		CHECK_MSG(strstr(md, want[i]) != NULL, "missing '%s' in:\n%s", want[i], md);
@@ -374,6 +386,8 @@ static void test_markdown_accuracy(void)
 			json_object_set_new(prog, "sm_clock_mhz",
 			                    json_real(name[0] == 'g' ? 1412.4 : 1398.6));
 	}
+	set_field((json_t *)pt, "cublaslt:algo:3", "config", json_string("algo 21 tile 15"));
+	set_field((json_t *)pt, "cublas:default", "config", json_string("algo 1"));
 	int rc = 1;
 	char *md = render_acc(doc, acc, &rc);
 	CHECK(rc == 0);
@@ -385,10 +399,12 @@ static void test_markdown_accuracy(void)
 	    "|---|---:|---|---:|---|---:|---:|---:|---|---:|---|---|---:|\n",
 	    "| 15.00 (cublaslt:algo:3, inaccurate) | 18.00 | 12.00 | — | 10.00 "
 	    "(gemmq:split:n128:s2) | 0.667 | — | 20.00 (cublaslt:algo:0) | 0.500 |\n",
-	    "| cublaslt:algo:3 | 15.00 | 14.50..16.25 | 7.500 | 1.000 | accuracy: fail |\n",
+	    "| cublaslt:algo:3 | 15.00 | 14.50..16.25 | 7.500 | 1.000 | accuracy: fail, algo 21 "
+	    "tile 15 |\n",
 	    "| gemmq:det | 12.00 | 11.50..13.25 | 6.000 | 0.800 | accuracy: pass, SM clock 1412 "
 	    "MHz |\n",
-	    "| cublas:default | 18.00 | 17.50..19.25 | 9.000 | 1.200 | SM clock 1399 MHz |\n",
+	    "| cublas:default | 18.00 | 17.50..19.25 | 9.000 | 1.200 | SM clock 1399 MHz, algo 1 "
+	    "|\n",
 	    "| gemmq:split:n64:s1 | 14.00 | 13.50..15.25 | 7.000 | 0.933 |  |\n",
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)

@@ -1,0 +1,151 @@
+/* test_gpu_bench.c (label gpu): `gemmq bench` end to end on the GPU.
+ *
+ * Runs `gemmq bench tests/protocols/gpu/bench.json -p gemmq:split:n128:s2 --iterations 5
+ * --warmup 1 --sm-clock` as a process and reads its JSON and Markdown back:
+ * - it exits 0 and the run is complete, with 4 points of 10 programs each (ours, cublas:default
+ *   and cuBLASLt's top 8);
+ * - every program that ran has 5 samples, 0 < min <= median <= max, and an SM clock between a
+ *   quarter of the device's maximum and 5 % above it;
+ * - every cuBLASLt algorithm that ran has its config, naming its place in the heuristic's
+ *   results ("(result i of n)"); no other program has one;
+ * - the summary's cuBLASLt best is the fastest cuBLASLt algorithm, the best split is ours, the
+ *   ratio lies in its 95 % interval, and only those two programs keep their replays' spans;
+ * - the Markdown's every-program table shows the configs and the clocks.
+ * Needs a CUDA device; without one the bench refuses and the test fails. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "../check.h"
+
+static const char split[] = "gemmq:split:n128:s2";
+
+/* Check one program of a point; lt_best gets the fastest cuBLASLt median. */
+static void check_program(const json_t *prog, const char *id, double max_mhz, double *lt_best)
+{
+	const char *name = json_string_value(json_object_get(prog, "program"));
+	const char *status = json_string_value(json_object_get(prog, "status"));
+	const char *config = json_string_value(json_object_get(prog, "config"));
+	const int lt = name && strncmp(name, "cublaslt:algo:", 14) == 0;
+	CHECK_MSG(name && status, "%s: a program without name or status", id);
+	if (!name || !status)
+		return;
+	/* Ours and cublas:default run every point; cuBLASLt may offer fewer than 8 algorithms. */
+	CHECK_MSG(lt || strcmp(status, "ok") == 0, "%s %s: %s: %s", id, name, status,
+	          json_string_value(json_object_get(prog, "reason")));
+	if (strcmp(status, "ok") != 0)
+		return;
+	const double med = json_number_value(json_object_get(prog, "median_us")),
+	             lo = json_number_value(json_object_get(prog, "min_us")),
+	             hi = json_number_value(json_object_get(prog, "max_us")),
+	             mhz = json_number_value(json_object_get(prog, "sm_clock_mhz"));
+	CHECK_MSG(json_integer_value(json_object_get(prog, "samples")) == 5, "%s %s", id, name);
+	CHECK_MSG(lo > 0 && lo <= med && med <= hi, "%s %s: %g..%g, median %g", id, name, lo, hi,
+	          med);
+	CHECK_MSG(mhz > 0.25 * max_mhz && mhz < 1.05 * max_mhz, "%s %s: SM clock %g MHz of %g", id,
+	          name, mhz, max_mhz);
+	if (lt) {
+		char want[32];
+		snprintf(want, sizeof(want), "(result %s of ", name + 14);
+		CHECK_MSG(config && strncmp(config, "algo ", 5) == 0 && strstr(config, want),
+		          "%s %s: config '%s'", id, name, config ? config : "(none)");
+		if (med < *lt_best)
+			*lt_best = med;
+	} else
+		CHECK_MSG(!config, "%s %s has a config: %s", id, name, config);
+}
+
+static void check_point(const json_t *pt, double max_mhz)
+{
+	char id[128];
+	snprintf(id, sizeof(id), "wgrad %lldx%lld T=%lld %s",
+	         (long long)json_integer_value(json_object_get(pt, "d_in")),
+	         (long long)json_integer_value(json_object_get(pt, "d_out")),
+	         (long long)json_integer_value(json_object_get(pt, "t")),
+	         json_string_value(json_object_get(pt, "out")));
+	const json_t *progs = json_object_get(pt, "programs");
+	CHECK_MSG(json_array_size(progs) == 10, "%s: %zu programs", id, json_array_size(progs));
+	double lt_best = INFINITY;
+	size_t i;
+	const json_t *prog;
+	json_array_foreach(progs, i, prog) check_program(prog, id, max_mhz, &lt_best);
+	const json_t *s = json_object_get(pt, "summary");
+	const json_t *ltb = json_object_get(s, "cublaslt_best"),
+	             *sb = json_object_get(s, "split_best");
+	const char *lt_name = json_string_value(json_object_get(ltb, "program"));
+	CHECK_MSG(json_number_value(json_object_get(ltb, "median_us")) == lt_best, "%s: %s", id,
+	          lt_name);
+	CHECK_MSG(strcmp(json_string_value(json_object_get(sb, "program")), split) == 0, "%s", id);
+	const double ratio = json_number_value(
+	    json_object_get(json_object_get(s, "over_cublaslt_best"), "split_best"));
+	const json_t *ci = json_object_get(s, "split_best_over_cublaslt_best_interval");
+	const double lo = json_number_value(json_object_get(ci, "lo")),
+	             hi = json_number_value(json_object_get(ci, "hi"));
+	CHECK_MSG(lo <= ratio && ratio <= hi, "%s: %g not in [%g, %g]", id, ratio, lo, hi);
+	json_array_foreach(progs, i, prog)
+	{
+		const char *name = json_string_value(json_object_get(prog, "program"));
+		const int compared =
+		    strcmp(name, split) == 0 || (lt_name && strcmp(name, lt_name) == 0);
+		const json_t *spans = json_object_get(prog, "samples_ns");
+		CHECK_MSG(compared ? json_array_size(spans) == 5 : spans == NULL,
+		          "%s %s: %zu spans", id, name, json_array_size(spans));
+	}
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/gemmq-bench-XXXXXX";
+	if (!mkdtemp(dir))
+		return 1;
+	char json_path[512], md_path[512], cmd[2048];
+	snprintf(json_path, sizeof(json_path), "%s/bench.json", dir);
+	snprintf(md_path, sizeof(md_path), "%s/bench.md", dir);
+	snprintf(cmd, sizeof(cmd),
+	         "'%s' bench '%s/tests/protocols/gpu/bench.json' -p %s --iterations 5 --warmup 1 "
+	         "--sm-clock -q -o '%s' --md '%s'",
+	         GQ_GEMMQ_BIN, GQ_SOURCE_DIR, split, json_path, md_path);
+	int status = system(cmd);
+	CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "gemmq bench exited %d",
+	          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	json_error_t jerr;
+	json_t *doc = json_load_file(json_path, 0, &jerr);
+	CHECK_MSG(doc != NULL, "%s: %s", json_path, jerr.text);
+	if (doc) {
+		const json_t *meta = json_object_get(doc, "meta");
+		CHECK(json_is_true(json_object_get(meta, "complete")));
+		CHECK(json_is_true(json_object_get(meta, "sm_clock")));
+		const double max_mhz = 1e-3 * (double)json_integer_value(json_object_get(
+		                                  json_object_get(doc, "device"), "sm_clock_khz"));
+		CHECK_MSG(max_mhz > 0, "device.sm_clock_khz missing");
+		const json_t *points = json_object_get(doc, "points");
+		CHECK_MSG(json_array_size(points) == 4, "%zu points", json_array_size(points));
+		size_t i;
+		const json_t *pt;
+		json_array_foreach(points, i, pt) check_point(pt, max_mhz);
+	}
+	FILE *f = fopen(md_path, "r");
+	CHECK_MSG(f != NULL, "no Markdown at %s", md_path);
+	if (f) {
+		static char md[1 << 20];
+		const size_t n = fread(md, 1, sizeof(md) - 1, f);
+		md[n] = '\0';
+		fclose(f);
+		CHECK_MSG(strstr(md, "| cublaslt:algo:0 | ") != NULL, "no cublaslt:algo:0 row");
+		const char *row = strstr(md, "| cublaslt:algo:0 | ");
+		const char *end = row ? strchr(row, '\n') : NULL;
+		const char *note = row ? strstr(row, " MHz, algo ") : NULL;
+		CHECK_MSG(note && note < end,
+		          "cublaslt:algo:0's note without clock and config: %.*s",
+		          row && end ? (int)(end - row) : 0, row ? row : "");
+	}
+	printf("gemmq bench: %s\n", json_path);
+	json_decref(doc);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	return gq_check_exit("test_gpu_bench");
+}
