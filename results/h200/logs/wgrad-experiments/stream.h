@@ -21,6 +21,13 @@ enum { STREAM_EVICT_FIRST, STREAM_EVICT_NORMAL, STREAM_NO_HINT, STREAM_EVICT_LAS
 static const char *const stream_policy_name[] = {"evict-first", "evict-normal", "no hint",
                                                  "evict-last"};
 
+/* An arrival on a shared-memory barrier (kernels/gemm_wgmma.cu had this as gq_wg_bar_arrive
+ * until 8886c2c, whose consumers no longer call it). */
+__device__ __forceinline__ void stream_bar_arrive(uint32_t bar)
+{
+	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+
 struct stream_params {
 	int32_t rows, boxes, stages, kb_per_split, policy;
 	int64_t kblocks;
@@ -80,7 +87,7 @@ __global__ void __launch_bounds__(64)
 		for (int64_t i = 0; i < nkb; i++) {
 			const int s = (int)(i % p.stages);
 			gq_wg_bar_wait(gq_wg_smem_addr(&full[s]), (uint32_t)((i / p.stages) & 1));
-			gq_wg_bar_arrive(gq_wg_smem_addr(&empty[s]));
+			stream_bar_arrive(gq_wg_smem_addr(&empty[s]));
 		}
 	}
 }
