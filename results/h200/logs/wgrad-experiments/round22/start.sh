@@ -36,3 +36,15 @@ timed() {
   s=$(date +%s)
   timeout "$t" "$@" > "$f" 2>&1
   echo "$n rc=$? $(( $(date +%s) - s )) s" >> /tmp/o/runs.txt; }
+# interleaved "VARIANT..." STEP: on each GPU at once (CUDA_VISIBLE_DEVICES), STEP G VARIANT I for
+# every variant, the variants interleaved, I = 1 then 2 (added in the twenty-third round, for its
+# run5.sh and run7.sh).
+interleaved() {
+  for g in 0 1; do
+    (
+      export CUDA_VISIBLE_DEVICES=$g
+      for i in 1 2; do for v in $1; do "$2" $g "$v" $i; done; done
+    ) &
+  done
+  wait
+}

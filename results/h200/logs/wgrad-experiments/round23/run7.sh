@@ -9,6 +9,7 @@
 # GPU 0, call 13 only (CHECK=1): the FP64 check of n256:s4 and n320:s4 with GQX_PAD=2 and -2.
 # Each GPU at once: probe-128.json with n128:s4 (not padded: its clusters share g), n256:s4 and
 # n320:s4, 200 timed replays, GQX_PAD unset (m), 2 (f) and -2 (b), interleaved, twice (qG_V_N).
+# (The run had the loops written out; they now use ../round22/start.sh's interleaved.)
 c=${C:?give the call number in C}
 R=h23e
 . results/h200/logs/wgrad-experiments/round22/start.sh
@@ -21,18 +22,13 @@ if [ "${CHECK:-0}" = 1 ]; then
       results/h200/logs/wgrad-experiments/round18/probe-65537.json -q $pp -o /tmp/r/check65537$v.json
   done
 fi
-for g in 0 1; do
-  (
-    export CUDA_VISIBLE_DEVICES=$g
-    for i in 1 2; do
-      for v in m:0 f:2 b:-2; do
-        IFS=: read -r t pad <<< "$v"
-        if [ "$pad" = 0 ]; then unset GQX_PAD; else export GQX_PAD=$pad; fi
-        timed "q$g $t $i" 100 /tmp/r/q${g}_${t}_$i.log ./gemmq-pad bench results/h200/logs/wgrad-experiments/round23/probe-128.json \
-          -p gemmq:split:n128:s4 $pp --iterations 200 -q -o /tmp/r/q${g}_${t}_$i.json --md /tmp/r/q${g}_${t}_$i.md
-      done
-    done
-  ) &
-done
-wait
+# step G TAG:PAD I: one bench on GPU G with GQX_PAD=PAD (unset for 0), the I-th
+step() {
+  local t pad
+  IFS=: read -r t pad <<< "$2"
+  if [ "$pad" = 0 ]; then unset GQX_PAD; else export GQX_PAD=$pad; fi
+  timed "q$1 $t $3" 100 /tmp/r/q$1_${t}_$3.log ./gemmq-pad bench results/h200/logs/wgrad-experiments/round23/probe-128.json \
+    -p gemmq:split:n128:s4 $pp --iterations 200 -q -o /tmp/r/q$1_${t}_$3.json --md /tmp/r/q$1_${t}_$3.md
+}
+interleaved "m:0 f:2 b:-2" step
 snap "all done"
