@@ -13,6 +13,22 @@ ab() {
     for v in $1; do IFS=: read -r t b e <<< "$v"; run ${t}_$i $b $e; done
   done
   snap "ab done"; }
+# ab_extra N "EXTRA" BASE:BINARY TAG:BINARY...: the same with programs that differ: every build N
+# times, interleaved, BASE with the programs in progs, each other TAG with them and EXTRA (added in
+# the twenty-third round for the run scripts of rounds 18 and 19, which had these loops written
+# out).
+ab_extra() {
+  local n=$1 extra=$2 base=$3 p4="$progs" i v t b
+  shift 2
+  for i in $(seq 1 "$n"); do
+    for v in "$@"; do
+      IFS=: read -r t b <<< "$v"
+      if [ "$v" = "$base" ]; then progs="$p4"; else progs="$p4 $extra"; fi
+      run ${t}_$i "$b"
+    done
+  done
+  progs="$p4"
+  snap "ab done"; }
 # gputest_bin PROGRAM TAG [SECONDS]: the GPU test PROGRAM (a path from build/) run from build/ as
 # ctest runs it, bounded by SECONDS (default 150), into /tmp/o/gpu_test_gpu_TAG.log, then noted
 # with snap with its exit status and time. ../round10/landed.sh's gputest NAME [SECONDS] does the

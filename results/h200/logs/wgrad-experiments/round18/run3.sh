@@ -13,20 +13,16 @@
 # passes the swizzle from the caller; with it every case passed in call 4 (run4.sh's b0).
 # (The GPU tests ran with ../round16/start.sh's gputest_bin written out here; their notes in
 # runs-3.txt have no seconds.)
+# (The check at T = 65537, noted as check-65537 in runs-3.txt, and the interleaved bench were
+# written out here when this ran; they now use ../round4/check.sh's check65537 and
+# ../round16/start.sh's ab_extra.)
 c=3
 . results/h200/logs/wgrad-experiments/round16/start.sh build-exp/s18-3.txz
 CHECK_PROGS="-p gemmq:split:n160:s1 -p gemmq:split:n160:s2 -p gemmq:split:n160:s3 -p gemmq:split:n160:s4"
 check n build-exp/s18/gemmq-n
-timeout 120 build-exp/s18/gemmq-n accuracy results/h200/logs/wgrad-experiments/round18/probe-65537.json -q $CHECK_PROGS -o /tmp/r/check-n-65537.json > /tmp/r/check-n-65537.log 2>&1
-echo "check-65537 rc=$?" | tee -a /tmp/r/runs.txt; tail -1 /tmp/r/check-n-65537.log
+check65537 n build-exp/s18/gemmq-n
 snap "checks done"
 mkdir -p build && cp build-exp/s18/gemmq-n build/gemmq
 for x in kernels programs; do gputest_bin ../build-exp/s18/gpu_test_gpu_$x-n $x-n 120; done
-p4="$progs"
-for i in 1 2 3; do
-  progs="$p4"; run m_$i build-exp/s18/gemmq-m
-  progs="$p4 -p gemmq:split:n160:s3 -p gemmq:split:n160:s4"; run n_$i build-exp/s18/gemmq-n
-done
-progs="$p4"
-snap "ab done"
+ab_extra 3 "-p gemmq:split:n160:s3 -p gemmq:split:n160:s4" m:build-exp/s18/gemmq-m n:build-exp/s18/gemmq-n
 tables "m n"

@@ -10,24 +10,18 @@
 # 16173, and round18/probe-65537.json), then the memory-bound bench of m (the four split programs
 # of round3/bench.sh) and of a and b (the same and n320:s3, n320:s4), four times each,
 # interleaved.
+# (The checks at T = 65537 and the interleaved bench were written out here when this ran; they
+# now use ../round4/check.sh's check65537 and ../round16/start.sh's ab_extra.)
 c=1
 . results/h200/logs/wgrad-experiments/round16/start.sh build-exp/s19-1.txz
 (which cuobjdump && cuobjdump -sass build-exp/s19/gemmq-a | grep -c "STL\|LDL") > /tmp/o/sass-a.txt 2>&1
 for b in a b; do
   CHECK_PROGS="-p gemmq:split:n320:s1 -p gemmq:split:n320:s2 -p gemmq:split:n320:s3 -p gemmq:split:n320:s4"
   check $b build-exp/s19/gemmq-$b
-  timeout 120 build-exp/s19/gemmq-$b accuracy results/h200/logs/wgrad-experiments/round18/probe-65537.json -q $CHECK_PROGS -o /tmp/r/check-$b-65537.json > /tmp/r/check-$b-65537.log 2>&1
-  echo "check-$b-65537 rc=$?" | tee -a /tmp/r/runs.txt; tail -1 /tmp/r/check-$b-65537.log
+  check65537 $b build-exp/s19/gemmq-$b
 done
 snap "checks done"
-p4="$progs"
-for i in 1 2 3 4; do
-  progs="$p4"; run m_$i build-exp/s19/gemmq-m
-  progs="$p4 -p gemmq:split:n320:s3 -p gemmq:split:n320:s4"
-  run a_$i build-exp/s19/gemmq-a; run b_$i build-exp/s19/gemmq-b
-done
-progs="$p4"
-snap "ab done"
+ab_extra 4 "-p gemmq:split:n320:s3 -p gemmq:split:n320:s4" m:build-exp/s19/gemmq-m a:build-exp/s19/gemmq-a b:build-exp/s19/gemmq-b
 tables "m a b"
 python3 results/h200/logs/wgrad-experiments/round18/progs.py tsv /tmp/r/[mab]_[1-4].json > /tmp/o/programs-$c.tsv
 python3 results/h200/logs/wgrad-experiments/round18/progs.py table /tmp/o/programs-$c.tsv m a b > /tmp/o/progs-$c.txt 2>&1; tail -60 /tmp/o/progs-$c.txt

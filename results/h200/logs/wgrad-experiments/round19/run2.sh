@@ -5,15 +5,11 @@
 # 120 s, both ended by timeout) where gemmq-a's passed. This call times m and a only: the
 # memory-bound bench of m (the four split programs of round3/bench.sh) and of a (the same and
 # n320:s3, n320:s4), four times each, interleaved, from build-exp/s19-1.txz as in call 1.
+# (The interleaved bench was written out here when this ran; it now uses ../round16/start.sh's
+# ab_extra.)
 c=2
 . results/h200/logs/wgrad-experiments/round16/start.sh build-exp/s19-1.txz
-p4="$progs"
-for i in 1 2 3 4; do
-  progs="$p4"; run m_$i build-exp/s19/gemmq-m
-  progs="$p4 -p gemmq:split:n320:s3 -p gemmq:split:n320:s4"; run a_$i build-exp/s19/gemmq-a
-done
-progs="$p4"
-snap "ab done"
+ab_extra 4 "-p gemmq:split:n320:s3 -p gemmq:split:n320:s4" m:build-exp/s19/gemmq-m a:build-exp/s19/gemmq-a
 tables "m a"
 python3 results/h200/logs/wgrad-experiments/round18/progs.py tsv /tmp/r/[ma]_[1-4].json > /tmp/o/programs-$c.tsv
 python3 results/h200/logs/wgrad-experiments/round18/progs.py table /tmp/o/programs-$c.tsv m a > /tmp/o/progs-$c.txt 2>&1; cat /tmp/o/progs-$c.txt

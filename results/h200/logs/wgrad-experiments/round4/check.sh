@@ -8,3 +8,9 @@ CHECK_PROGS=${CHECK_PROGS:-"-p gemmq:split:n128:s3 -p gemmq:split:n128:s4 -p gem
 check() { tag=$1; bin=$2; shift 2
   env "$@" timeout 90 $bin accuracy results/h200/logs/wgrad-experiments/round4/probe-check.json -q $CHECK_PROGS -o /tmp/r/check-$tag.json > /tmp/r/check-$tag.log 2>&1
   echo "check $* rc=$?" | tee -a /tmp/r/runs.txt; tail -1 /tmp/r/check-$tag.log; }
+# check65537 TAG BINARY [SECONDS]: the same check at T = 65537 (../round18/probe-65537.json),
+# bounded by SECONDS (default 120), into /tmp/r/check-TAG-65537.* (added in the twenty-third
+# round for the run scripts of rounds 18 and 19, which had these lines written out).
+check65537() {
+  timeout "${3:-120}" $2 accuracy results/h200/logs/wgrad-experiments/round18/probe-65537.json -q $CHECK_PROGS -o /tmp/r/check-$1-65537.json > /tmp/r/check-$1-65537.log 2>&1
+  echo "check-$1-65537 rc=$?" | tee -a /tmp/r/runs.txt; tail -1 /tmp/r/check-$1-65537.log; }
