@@ -8,21 +8,5 @@
 # twice on each GPU: main (no knob), d75 (75,2), l3 (75,2,0,3), l99 (75,2,0,99), dry (75,2,1).
 c=${C:?give the call number in C}
 R=h24i
-. results/h200/logs/wgrad-experiments/round22/start.sh
-pp="-p gemmq:split:n256:s4 -p gemmq:split:n320:s4"
-gpus=$(nvidia-smi -L | wc -l)
-if [ "$gpus" -lt 2 ]; then
-  interleaved() {
-    export CUDA_VISIBLE_DEVICES=0
-    for i in 1 2; do for v in $1; do "$2" 0 "$v" $i; done; done
-  }
-fi
-step() { # G VARIANT I
-  local e=
-  case $2 in d75) e=75,2 ;; l3) e=75,2,0,3 ;; l99) e=75,2,0,99 ;; dry) e=75,2,1 ;; esac
-  GQX_DYN=$e timed "t$1 $2 $3" 100 /tmp/r/t$1_$2_$3.log $B bench \
-    results/h200/logs/wgrad-experiments/round23/probe-128.json $pp \
-    --iterations 200 -o /tmp/r/t$1_$2_$3.json --md /tmp/r/t$1_$2_$3.md
-}
-interleaved "main d75 l3 l99 dry" step
-snap "all done"
+. results/h200/logs/wgrad-experiments/round24/start.sh
+variants "main: d75:75,2 l3:75,2,0,3 l99:75,2,0,99 dry:75,2,1"

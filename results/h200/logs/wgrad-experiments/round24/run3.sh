@@ -8,15 +8,6 @@
 # with 75), b75m5 (h24b, 75,5: pieces of at least 5 K-blocks).
 c=${C:?give the call number in C}
 R=h24ab # build-exp/h24ab.txz holds build-exp/h24a and h24b
-. results/h200/logs/wgrad-experiments/round22/start.sh
+. results/h200/logs/wgrad-experiments/round24/start.sh
 B=build-exp/h24b/gemmq
-pp="-p gemmq:split:n256:s4 -p gemmq:split:n320:s4"
-step() { # G VARIANT I
-  local e= b=$B
-  case $2 in a75) e=75,2 b=build-exp/h24a/gemmq ;; b75) e=75,2 ;; b100) e=100,1 ;; b75m5) e=75,5 ;; esac
-  GQX_DYN=$e timed "t$1 $2 $3" 100 /tmp/r/t$1_$2_$3.log $b bench \
-    results/h200/logs/wgrad-experiments/round23/probe-128.json $pp \
-    --iterations 200 -o /tmp/r/t$1_$2_$3.json --md /tmp/r/t$1_$2_$3.md
-}
-interleaved "main a75 b75 b100 b75m5" step
-snap "all done"
+variants "main: a75:75,2:build-exp/h24a/gemmq b75:75,2 b100:100,1 b75m5:75,5"

@@ -9,21 +9,5 @@
 # (50,2,1). No FP64 check (the pieces of h24f, checked in call 8).
 c=${C:?give the call number in C}
 R=h24g
-. results/h200/logs/wgrad-experiments/round22/start.sh
-pp="-p gemmq:split:n256:s4 -p gemmq:split:n320:s4"
-gpus=$(nvidia-smi -L | wc -l)
-if [ "$gpus" -lt 2 ]; then
-  interleaved() {
-    export CUDA_VISIBLE_DEVICES=0
-    for i in 1 2; do for v in $1; do "$2" 0 "$v" $i; done; done
-  }
-fi
-step() { # G VARIANT I
-  local e=
-  case $2 in d0) e=0,2 ;; d0dry) e=0,2,1 ;; d50) e=50,2 ;; d50dry) e=50,2,1 ;; esac
-  GQX_DYN=$e timed "t$1 $2 $3" 100 /tmp/r/t$1_$2_$3.log $B bench \
-    results/h200/logs/wgrad-experiments/round23/probe-128.json $pp \
-    --iterations 200 -o /tmp/r/t$1_$2_$3.json --md /tmp/r/t$1_$2_$3.md
-}
-interleaved "main d0 d0dry d50 d50dry" step
-snap "all done"
+. results/h200/logs/wgrad-experiments/round24/start.sh
+variants "main: d0:0,2 d0dry:0,2,1 d50:50,2 d50dry:50,2,1"
