@@ -36,11 +36,14 @@ timed() {
   s=$(date +%s)
   timeout "$t" "$@" > "$f" 2>&1
   echo "$n rc=$? $(( $(date +%s) - s )) s" >> /tmp/o/runs.txt; }
-# interleaved "VARIANT..." STEP: on each GPU at once (CUDA_VISIBLE_DEVICES), STEP G VARIANT I for
-# every variant, the variants interleaved, I = 1 then 2 (added in the twenty-third round, for its
-# run5.sh and run7.sh).
+# interleaved "VARIANT..." STEP: on each GPU at once (CUDA_VISIBLE_DEVICES: 0 and 1, or 0 alone
+# on a machine of one GPU), STEP G VARIANT I for every variant, the variants interleaved, I = 1
+# then 2 (added in the twenty-third round, for its run5.sh and run7.sh; one GPU since the
+# twenty-fourth).
 interleaved() {
-  for g in 0 1; do
+  local gs="0 1" g
+  [ "$(nvidia-smi -L | wc -l)" -lt 2 ] && gs=0
+  for g in $gs; do
     (
       export CUDA_VISIBLE_DEVICES=$g
       for i in 1 2; do for v in $1; do "$2" $g "$v" $i; done; done

@@ -7,16 +7,9 @@
 #   variants "NAME:SETTING[:BINARY]...": probe-128.json of round 23, 200 timed replays, every
 #     NAME with GQX_DYN=SETTING (none where empty) and BINARY (default $B), interleaved, twice,
 #     on each GPU (/tmp/r/tG_NAME_I.*).
-# Where the machine has one GPU, `interleaved` runs on GPU 0 alone.
 . results/h200/logs/wgrad-experiments/round22/start.sh
 pp="-p gemmq:split:n256:s4 -p gemmq:split:n320:s4"
 gpus=$(nvidia-smi -L | wc -l)
-if [ "$gpus" -lt 2 ]; then
-  interleaved() {
-    export CUDA_VISIBLE_DEVICES=0
-    for i in 1 2; do for v in $1; do "$2" 0 "$v" $i; done; done
-  }
-fi
 chk() { # GPU SETTING
   CUDA_VISIBLE_DEVICES=$1 GQX_DYN=$2 timed "check65537 g$1 $2" 100 /tmp/r/check65537-$2.log $B \
     accuracy results/h200/logs/wgrad-experiments/round18/probe-65537.json -q $pp \
