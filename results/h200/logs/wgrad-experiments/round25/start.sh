@@ -8,6 +8,7 @@
 #   gtests "NAME:ENV...": build-exp/$R/gpu_test_gpu_kernels with each (/tmp/o/gpu_test_gpu_kernels-NAME.log);
 #   variants "NAME:ENV...": ../round23/probe-128.json, 200 timed replays, every NAME with its
 #     environment, interleaved, twice, on each GPU (/tmp/r/tG_NAME_I.*).
+# (BIN= and pp's default were added for run2.sh; run1.sh ran before, with the same steps.)
 . results/h200/logs/wgrad-experiments/round22/start.sh
 pp=${pp:-"-p gemmq:split:n256:s4 -p gemmq:split:n320:s4 -p gemmq:det"}
 envof() { # NAME:ENV...  NAME -> the ENV of NAME, as words VAR=VALUE
