@@ -8,7 +8,9 @@
 #   gtests "NAME:ENV...": build-exp/$R/gpu_test_gpu_kernels with each (/tmp/o/gpu_test_gpu_kernels-NAME.log);
 #   variants "NAME:ENV...": ../round23/probe-128.json, 200 timed replays, every NAME with its
 #     environment, interleaved, twice, on each GPU (/tmp/r/tG_NAME_I.*).
-# (BIN= and pp's default were added for run2.sh; run1.sh ran before, with the same steps.)
+# (BIN= and pp's default were added for run2.sh, run1.sh ran before; both calls ran these steps
+# with the timeouts and the runs.txt lines written out, which `timed` now makes, adding the
+# seconds to each line.)
 . results/h200/logs/wgrad-experiments/round22/start.sh
 pp=${pp:-"-p gemmq:split:n256:s4 -p gemmq:split:n320:s4 -p gemmq:det"}
 envof() { # NAME:ENV...  NAME -> the ENV of NAME, as words VAR=VALUE
@@ -18,19 +20,17 @@ envof() { # NAME:ENV...  NAME -> the ENV of NAME, as words VAR=VALUE
 checks() {
   local v n
   for v in $1; do n=${v%%:*}
-    env $(envof "$1" "$n") timeout 150 $B accuracy \
+    timed "check65537 $n" 150 /tmp/r/check65537-$n.log env $(envof "$1" "$n") $B accuracy \
       results/h200/logs/wgrad-experiments/round18/probe-65537.json -q $pp \
-      -o /tmp/r/check65537-$n.json > /tmp/r/check65537-$n.log 2>&1
-    echo "check65537 $n rc=$?" >> /tmp/o/runs.txt
+      -o /tmp/r/check65537-$n.json
   done
   snap "checks done"
 }
 gtests() {
-  local v n s
-  for v in $1; do n=${v%%:*}; s=$(date +%s)
-    (cd build-exp/$R && env $(envof "$1" "$n") timeout 150 ./gpu_test_gpu_kernels \
-      > /tmp/o/gpu_test_gpu_kernels-$n.log 2>&1)
-    echo "gpu_test_gpu_kernels $n rc=$? $(( $(date +%s) - s )) s" >> /tmp/o/runs.txt
+  local v n
+  for v in $1; do n=${v%%:*}
+    (cd build-exp/$R && timed "gpu_test_gpu_kernels $n" 150 /tmp/o/gpu_test_gpu_kernels-$n.log \
+      env $(envof "$1" "$n") ./gpu_test_gpu_kernels)
   done
   snap "gtests done"
 }
@@ -38,9 +38,9 @@ binof() { # ENV words -> the BIN=PATH among them, else $B
   local w; for w in $1; do [ "${w%%=*}" = BIN ] && { echo "${w#BIN=}"; return; }; done; echo "$B"; }
 v_step() { # G NAME I
   local e; e=$(envof "$V" "$2")
-  env $e timeout 100 $(binof "$e") bench results/h200/logs/wgrad-experiments/round23/probe-128.json \
-    $pp --iterations 200 -o /tmp/r/t$1_$2_$3.json --md /tmp/r/t$1_$2_$3.md > /tmp/r/t$1_$2_$3.log 2>&1
-  echo "t$1 $2 $3 rc=$?" >> /tmp/o/runs.txt
+  timed "t$1 $2 $3" 100 /tmp/r/t$1_$2_$3.log env $e $(binof "$e") bench \
+    results/h200/logs/wgrad-experiments/round23/probe-128.json $pp --iterations 200 \
+    -o /tmp/r/t$1_$2_$3.json --md /tmp/r/t$1_$2_$3.md
 }
 variants() {
   V=$1
