@@ -15,7 +15,6 @@ R=h25b
 pp="-p gemmq:split:n256:s4 -p gemmq:split:n320:s4"
 . results/h200/logs/wgrad-experiments/round25/start.sh
 checks "f4:GQX_FIN=4 f1:GQX_FIN=1"
-timed "check f4" 150 /tmp/r/check-f4.log env GQX_FIN=4 $B accuracy \
-  results/h200/logs/wgrad-experiments/round4/probe-check.json -q $pp -o /tmp/r/check-f4.json
+checks_odd "f4:GQX_FIN=4"
 gtests "f4:GQX_FIN=4 f1:GQX_FIN=1"
 variants "m:BIN=build-exp/h25m/gemmq x0 f2:GQX_FIN=2 f3:GQX_FIN=3 f4:GQX_FIN=4 f6:GQX_FIN=6 f8:GQX_FIN=8"

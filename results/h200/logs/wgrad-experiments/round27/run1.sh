@@ -19,8 +19,7 @@ R=h27a
 pp="-p gemmq:split:n256:s4 -p gemmq:split:n320:s4"
 . results/h200/logs/wgrad-experiments/round25/start.sh
 checks "d:GQX_DF=1"
-timed "check d" 150 /tmp/r/check-d.log env GQX_DF=1 $B accuracy \
-  results/h200/logs/wgrad-experiments/round4/probe-check.json -q $pp -o /tmp/r/check-d.json
+checks_odd "d:GQX_DF=1"
 snap "check d done"
 gtests "d:GQX_DF=1"
 timed "trace" 120 /tmp/o/trace.log env GQX_DF=1 build-exp/h27t/gemmq bench \

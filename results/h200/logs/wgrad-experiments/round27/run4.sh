@@ -11,11 +11,7 @@ c=${C:?give the call number in C}
 R=h27m
 pp="-p gemmq:split:n256:s4 -p gemmq:split:n320:s4"
 . results/h200/logs/wgrad-experiments/round25/start.sh
-for k in 1 2 3; do
-  timed "check65537 mix$k" 150 /tmp/r/check65537-mix$k.log build-exp/h27m/mix$k/gemmq accuracy \
-    results/h200/logs/wgrad-experiments/round18/probe-65537.json -q $pp -o /tmp/r/check65537-mix$k.json
-done
-snap "checks done"
+checks "mix1:BIN=build-exp/h27m/mix1/gemmq mix2:BIN=build-exp/h27m/mix2/gemmq mix3:BIN=build-exp/h27m/mix3/gemmq"
 variants "m:BIN=build-exp/h27m/m/gemmq mix1:BIN=build-exp/h27m/mix1/gemmq mix2:BIN=build-exp/h27m/mix2/gemmq mix3:BIN=build-exp/h27m/mix3/gemmq"
 for i in 3 4; do for v in m mix1 mix2 mix3; do v_step 0 $v $i; done; done
 snap "all four done"

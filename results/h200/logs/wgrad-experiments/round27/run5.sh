@@ -11,11 +11,7 @@ c=${C:?give the call number in C}
 R=h27r
 pp="-p gemmq:split:n256:s4 -p gemmq:split:n320:s4"
 . results/h200/logs/wgrad-experiments/round25/start.sh
-for k in 1 2; do
-  timed "check65537 rot$k" 150 /tmp/r/check65537-rot$k.log build-exp/h27r/rot$k/gemmq accuracy \
-    results/h200/logs/wgrad-experiments/round18/probe-65537.json -q $pp -o /tmp/r/check65537-rot$k.json
-done
-snap "checks done"
+checks "rot1:BIN=build-exp/h27r/rot1/gemmq rot2:BIN=build-exp/h27r/rot2/gemmq"
 variants "m:BIN=build-exp/h27r/m/gemmq rot1:BIN=build-exp/h27r/rot1/gemmq rot2:BIN=build-exp/h27r/rot2/gemmq"
 for i in 3 4; do for v in m rot1 rot2; do v_step 0 $v $i; done; done
 snap "all four done"
