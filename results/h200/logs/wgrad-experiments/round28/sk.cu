@@ -19,7 +19,9 @@
  * main's op and this one after the harness's flush (CUDA events, medians of LAUNCHES launches,
  * ROUNDS rounds interleaved). SK_PAIRS=P sets P (default 66; 64 is main's count of CTAs);
  * SK_PERM=Q (coprime with P) gives cluster p the chunk p·Q mod P, so that clusters launched one
- * after the other take chunks of different tiles; SK_XFIRST=1 copies x evict-first.
+ * after the other take chunks of different tiles; SK_XFIRST=1 copies x evict-first; SK_LOCK=E,S
+ * (64 pairs only) keeps the 32 CTAs of each quarter of K within S epochs of E K-blocks of each
+ * other.
  *
  *   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -Ikernels -Iharness \
  *        -o build-exp/sk results/h200/logs/wgrad-experiments/round28/sk.cu -lcublasLt
@@ -36,7 +38,13 @@ struct sk_params {
 	int tiles, pairs, bf16;
 	int perm; /* pair blockIdx.y takes chunk (blockIdx.y · perm) mod pairs (SK_PERM; default 1) */
 	int x_first; /* x's copies evict-first (SK_XFIRST=1), not main's no-hint */
+	/* SK_LOCK=E,S (with 64 pairs): the producer counts every E K-blocks into lock[group][epoch]
+	 * and waits until the 32 CTAs of its group (its quarter of K: pair % 4) have all counted
+	 * epoch e − S before it copies past epoch e; zeroed with the sums */
+	int lock_e, lock_s;
+	unsigned *lock;
 };
+#define SK_LOCK_EPOCHS 256
 
 /* Pair p's K-blocks: segment 1 [*k10, *k10 + *n1) of tile *t1, then segment 2 [0, *n2) of tile
  * *t1 + 1 (*n2 may be 0). */
@@ -122,6 +130,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<64, BN>::THREADS, 1)
 			const uint32_t ring0 = gq_wg_smem_addr(smem);
 			int s = 0, i = 0;
 			uint32_t parity = 0;
+			unsigned *lock = p.lock + (blockIdx.y % 4) * SK_LOCK_EPOCHS;
 			/* three runs of K-blocks, each a loop that only steps the row: segment 1, its
 			 * padding (rows past K: zeros), segment 2 */
 			for (int run = 0; run < 3; run++) {
@@ -130,6 +139,17 @@ __global__ void __launch_bounds__(gq_wg_cfg<64, BN>::THREADS, 1)
 				int32_t row = (int32_t)((run == 0 ? k10 : run == 1 ? kb : 0) * GQ_WG_BK);
 				const int32_t step = run == 1 ? 0 : GQ_WG_BK;
 				for (int64_t t = 0; t < n_kb; t++, i++) {
+					if (p.lock_e && i > 0 && i % p.lock_e == 0) {
+						const int e = i / p.lock_e;
+						if (e <= SK_LOCK_EPOCHS)
+							asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(lock + e - 1) : "memory");
+						if (e - p.lock_s >= 1 && e - p.lock_s <= SK_LOCK_EPOCHS) {
+							unsigned seen;
+							do {
+								asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(lock + e - p.lock_s - 1) : "memory");
+							} while (seen < 32u);
+						}
+					}
 					if (i >= C::STAGES)
 						gq_wg_bar_wait(empty0 + 8 * s, parity);
 					const uint32_t bar = full0 + 8 * s;
@@ -208,6 +228,15 @@ static void sk_plan(sk_op *op, const void *g, const void *x, void *out, float *w
 	op->p.perm = perm ? atoi(perm) : 1; /* coprime with pairs, or chunks are lost */
 	const char *xf = getenv("SK_XFIRST");
 	op->p.x_first = xf ? atoi(xf) : 0;
+	const char *lk = getenv("SK_LOCK");
+	op->p.lock_e = 0, op->p.lock_s = 0;
+	if (lk && sscanf(lk, "%d,%d", &op->p.lock_e, &op->p.lock_s) != 2)
+		op->p.lock_e = 0;
+	if (op->p.lock_e && (pairs != 64 || op->p.lock_e < 1 || op->p.lock_s < 1)) {
+		fprintf(stderr, "SK_LOCK=E,S needs 64 pairs, E >= 1 and S >= 1\n");
+		exit(1);
+	}
+	op->p.lock = reinterpret_cast<unsigned *>(sums + 128 * N); /* the allocation's tail */
 	op->out = out;
 	op->func = reinterpret_cast<const void *>(sk_kernel<BN>);
 	CHECK(cudaFuncSetAttribute(sk_kernel<BN>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -231,7 +260,8 @@ static void sk_plan(sk_op *op, const void *g, const void *x, void *out, float *w
 static void sk_launch(sk_op *op)
 {
 	const int64_t count = op->p.m * op->p.n;
-	CHECK(cudaMemsetAsync(op->p.sums, 0, (size_t)count * 4));
+	CHECK(cudaMemsetAsync(op->p.sums, 0,
+	                      (size_t)count * 4 + (op->p.lock_e ? 4 * SK_LOCK_EPOCHS * 4 : 0)));
 	void *args[] = {&op->map_a, &op->map_b, &op->map_c, &op->p};
 	CHECK(cudaLaunchKernelExC(&op->cfg, op->func, args));
 	if (op->p.bf16)
@@ -249,10 +279,11 @@ template <int BN> static void run(int64_t N, int64_t T, int rounds, const diag_g
 	const int64_t count = 128 * N;
 	float *ref_out, *out32, *ws, *out16, *ws16;
 	CHECK(cudaMalloc(&ref_out, count * 4));
-	CHECK(cudaMalloc(&out32, count * 4));
-	CHECK(cudaMalloc(&out16, count * 4));
-	CHECK(cudaMalloc(&ws, count * 4));
-	CHECK(cudaMalloc(&ws16, count * 4));
+	const size_t tail = 4 * SK_LOCK_EPOCHS * sizeof(unsigned); /* SK_LOCK's counters */
+	CHECK(cudaMalloc(&out32, count * 4 + tail));
+	CHECK(cudaMalloc(&out16, count * 4 + tail));
+	CHECK(cudaMalloc(&ws, count * 4 + tail));
+	CHECK(cudaMalloc(&ws16, count * 4 + tail));
 
 	/* main's op: gemmq:split:nBN:s4 as kernels.c plans it */
 	gq_wg_params wp;
@@ -300,10 +331,10 @@ template <int BN> static void run(int64_t N, int64_t T, int rounds, const diag_g
 	CHECK(cudaGetLastError());
 	CHECK(cudaDeviceSynchronize());
 	const double d16 = diff(out16, 0, ref);
-	printf("N %lld T %lld tile 64x%d, %d pairs (perm %d, x evict-first %d): max |diff| / max |ref| against main's FP32 out: "
+	printf("N %lld T %lld tile 64x%d, %d pairs (perm %d, x evict-first %d, lock %d,%d): max |diff| / max |ref| against main's FP32 out: "
 	       "sk FP32 %.2e, sk BF16 %.2e, main BF16 %.2e\n",
-	       (long long)N, (long long)T, BN, o32.p.pairs, o32.p.perm, o32.p.x_first, d32, d16,
-	       d_main16);
+	       (long long)N, (long long)T, BN, o32.p.pairs, o32.p.perm, o32.p.x_first, o32.p.lock_e,
+	       o32.p.lock_s, d32, d16, d_main16);
 	const bool ok = d32 < 1e-5 && d16 < 8e-3;
 	if (!ok)
 		printf("N %lld: WRONG\n", (long long)N);
