@@ -103,16 +103,8 @@ __device__ __forceinline__ void seg_consumer(const cl8_params &p, unsigned char 
 	seg_consume<BN, WN>(acc, sum, (int)na, parity, full0, empties, da0, db0, tid);
 	/* tests on values broadcast from lane 0 and a predicate inside the asm, not branches that
 	 * ptxas must take as divergent (see gq_wg_release) */
-	if (__shfl_sync(0xffffffffu, (int)(na > 0), 0)) {
-#pragma unroll
-		for (int j = 0; j < WN / 2; j += 2) {
-			const int64_t r = m0 + 16 * warp + lane / 4 + 8 * ((j >> 1) & 1);
-			const int64_t c = nA + col + 8 * (j >> 2) + 2 * (lane % 4);
-			atomicAdd(reinterpret_cast<float2 *>(p.sums + r * p.n + c),
-			          make_float2(sum[j], sum[j + 1]));
-			sum[j] = 0.f, sum[j + 1] = 0.f;
-		}
-	}
+	if (__shfl_sync(0xffffffffu, (int)(na > 0), 0))
+		seg_add_atomic<WN>(sum, p.sums, p.n, m0, nA + col, tid);
 	__threadfence();
 	asm volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");
 	asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0;\n@p red.release.gpu.global.add.u32 [%0], 1;\n}\n" ::"l"(p.count),
@@ -156,43 +148,12 @@ __global__ void __launch_bounds__(gq_wg_cfg<64, BN>::THREADS, 1)
 		if (C::PRODUCER_THREADS == 128)
 			asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::PRODUCER_REGS));
 		if (tid == C::CONSUMERS * 128) {
-			const uint64_t keep = gq_wg_policy_evict_last();
-			const uint32_t full0 = gq_wg_smem_addr(full), empty0 = gq_wg_smem_addr(empty);
-			const uint32_t ring0 = gq_wg_smem_addr(smem);
-			const uint16_t mask = (uint16_t)(3u << (p.no_end ? 0 : 2 * z));
-			int s = 0, i = 0;
-			uint32_t parity = 0;
-			/* three runs of K-blocks, each a loop that only steps the row, as main's (work per
-			 * K-block in the producer costs time: wgrad-experiments.md, twenty-fourth round):
-			 * segment A, its padding (rows past K: zeros), segment B */
-			for (int run = 0; run < 3; run++) {
-				const int64_t n_kb = run == 0 ? a1 - a0 : run == 1 ? na - (a1 - a0) : b1 - b0;
-				const int n0 = run == 2 ? nB : nA;
-				int32_t row = (int32_t)((run == 0 ? a0 : run == 1 ? kb : b0) * GQ_WG_BK);
-				const int32_t step = run == 1 ? 0 : GQ_WG_BK;
-				for (int64_t t = 0; t < n_kb; t++, i++) {
-					if (i >= C::STAGES)
-						gq_wg_bar_wait(empty0 + 8 * s, parity);
-					const uint32_t bar = full0 + 8 * s;
-					const uint32_t a = ring0 + (uint32_t)s * C::STAGE_BYTES;
-					const uint32_t b = a + C::A_BYTES;
-					gq_wg_bar_expect_tx(bar, C::STAGE_BYTES);
-					gq_wg_copy_a<64>(a, &map_a, m0, row, bar, keep);
-					constexpr int NB = BN / 64, H = (NB + 1) / 2;
-#pragma unroll
-					for (int cc = mx ? H : 0; cc < (mx ? NB : H); cc++)
-						gq_wg_tma_load_mc_nohint(b + cc * GQ_WG_BOX_BYTES, &map_b,
-						                         n0 + 64 * cc, row, bar, mask);
-					row += step;
-					gq_wg_next_stage<C::STAGES>(s, parity, i >= C::STAGES);
-				}
-			}
-			/* stay until the partner's consumers have released this CTA's last stages */
-			for (int j = i; j < i + C::STAGES; j++) {
-				if (j >= C::STAGES)
-					gq_wg_bar_wait(empty0 + 8 * s, parity);
-				gq_wg_next_stage<C::STAGES>(s, parity, j >= C::STAGES);
-			}
+			/* segment A, its padding (rows past K: zeros), segment B */
+			const int64_t n_kb[3] = {a1 - a0, na - (a1 - a0), b1 - b0}, row0[3] = {a0, kb, b0};
+			const int n0[3] = {nA, nA, nB}, step[3] = {1, 0, 1};
+			seg_produce<BN>(&map_a, &map_b, full, empty, smem, m0, mx,
+			                (uint16_t)(3u << (p.no_end ? 0 : 2 * z)), false, n_kb, row0, n0,
+			                step, [](int) {});
 		}
 		/* the producer's threads only take part in the cluster's two waits below: the end is
 		 * the consumers' (code shared with them after setmaxnreg made ptxas serialize the
@@ -317,109 +278,20 @@ static void cl8_launch(cl8_op *op)
 
 template <int BN> static void run(int64_t N, int64_t T, int rounds, const diag_gpu &gpu)
 {
-	uint16_t *x, *g;
-	float *ref_out;
-	CHECK(cudaMalloc(&x, (size_t)T * N * 2));
-	CHECK(cudaMalloc(&g, (size_t)T * 128 * 2));
-	stream_fill<<<1024, 256>>>(x, T * N, 1);
-	stream_fill<<<1024, 256>>>(g, T * 128, 2);
-	CHECK(cudaGetLastError());
-	const int64_t count = 128 * N;
-	float *out32, *ws, *out16;
-	unsigned *cnt;
-	CHECK(cudaMalloc(&ref_out, count * 4));
-	CHECK(cudaMalloc(&out32, count * 4));
-	CHECK(cudaMalloc(&out16, count * 4));
-	CHECK(cudaMalloc(&ws, count * 4));
-	CHECK(cudaMalloc(&cnt, 2 * sizeof(unsigned)));
-
-	/* main's op: gemmq:split:nBN:s4 as kernels.c plans it (FP32 out: the sums straight into it) */
-	gq_wg_params wp;
-	gq_wg_maps maps;
-	memset(&maps, 0, sizeof(maps));
-	split_plan(&wp, &maps, g, x, ref_out, 128, N, T, 64, BN, 4, gpu.l2, gpu.sms);
-	gq_wg_params wpb = wp;
-	gq_wg_maps mapsb;
-	memset(&mapsb, 0, sizeof(mapsb));
-	wpb.out_fp32 = 0, wpb.ws = ws, wpb.out = out16;
-	const char *why = "";
-	if (gq_wg_encode(&wpb, &mapsb, &why) != cudaSuccess) {
-		fprintf(stderr, "%s\n", why);
-		exit(1);
-	}
-	auto main32 = [&](float *out) {
-		wp.out = out, wp.ws = out;
-		if (gq_wg_encode(&wp, &maps, &why) != cudaSuccess) {
-			fprintf(stderr, "%s\n", why);
-			exit(1);
-		}
-		CHECK(cudaMemsetAsync(out, 0, (size_t)count * 4));
-		CHECK(gq_wg_launch(&wp, &maps, 0));
-	};
-	auto main16 = [&] {
-		CHECK(cudaMemsetAsync(ws, 0, (size_t)count * 4));
-		CHECK(gq_wg_launch(&wpb, &mapsb, 0));
-		round_launch(ws, count, out16);
-	};
+	seg_bench b;
+	seg_open<BN>(&b, N, T, 0, gpu);
+	/* the BF16 op's sums in ws (main's BF16 workspace, free while this op runs), the two
+	 * counters in ws16 */
+	unsigned *cnt = reinterpret_cast<unsigned *>(b.ws16);
 	cl8_op o32, o16;
-	cl8_plan<BN>(&o32, g, x, out32, ws, cnt, N, T, 1);
-	cl8_plan<BN>(&o16, g, x, out16, ws, cnt + 1, N, T, 0);
-
-	main32(ref_out);
-	CHECK(cudaDeviceSynchronize());
-	std::vector<float> ref((size_t)count);
-	CHECK(cudaMemcpy(ref.data(), ref_out, count * 4, cudaMemcpyDeviceToHost));
-	main16();
-	CHECK(cudaDeviceSynchronize());
-	const double d_main16 = diff(out16, 0, ref);
-	cl8_launch(&o32);
-	CHECK(cudaGetLastError());
-	CHECK(cudaDeviceSynchronize());
-	const double d32 = diff(out32, 1, ref);
-	cl8_launch(&o16);
-	CHECK(cudaGetLastError());
-	CHECK(cudaDeviceSynchronize());
-	const double d16 = diff(out16, 0, ref);
-	printf("N %lld T %lld tile 64x%d: max |diff| / max |ref| against main's FP32 out: cl8 FP32 %.2e, "
-	       "cl8 BF16 %.2e, main BF16 %.2e\n",
-	       (long long)N, (long long)T, BN, d32, d16, d_main16);
-	const bool ok = (d32 < 1e-5 && d16 < 8e-3) || o32.p.no_end;
-	if (!ok)
-		printf("N %lld: WRONG\n", (long long)N);
-
-	for (int r = 0; r < rounds && ok; r++) {
-		const float m32 = median_us([&] { main32(out32); });
-		const float c32 = median_us([&] { cl8_launch(&o32); });
-		const float m16 = median_us(main16);
-		const float c16 = median_us([&] { cl8_launch(&o16); });
-		printf("N %lld T %lld round %d: FP32 main %.2f cl8 %.2f (%.4f)  BF16 main %.2f cl8 %.2f "
-		       "(%.4f) us\n",
-		       (long long)N, (long long)T, r, m32, c32, c32 / m32, m16, c16, c16 / m16);
-	}
-	CHECK(cudaFree(x));
-	CHECK(cudaFree(g));
-	CHECK(cudaFree(ref_out));
-	CHECK(cudaFree(out32));
-	CHECK(cudaFree(out16));
-	CHECK(cudaFree(ws));
-	CHECK(cudaFree(cnt));
+	cl8_plan<BN>(&o32, b.g, b.x, b.out32, b.ws, cnt, N, T, 1);
+	cl8_plan<BN>(&o16, b.g, b.x, b.out16, b.ws, cnt + 1, N, T, 0);
+	seg_compare(&b, BN, "cl8", "", [&] { cl8_launch(&o32); }, [&] { cl8_launch(&o16); }, rounds,
+	            o32.p.no_end != 0);
+	seg_close(&b);
 }
 
 int main(int argc, char **argv)
 {
-	const int64_t T = argc > 1 ? atoll(argv[1]) : 65537;
-	const int64_t only_n = argc > 2 ? atoll(argv[2]) : 0;
-	launches = argc > 3 ? atoi(argv[3]) : 30;
-	const int rounds = argc > 4 ? atoi(argv[4]) : 3;
-	if (T < 1 || only_n < 0 || launches < 1 || rounds < 0) {
-		fprintf(stderr, "usage: cl8 [T [N [LAUNCHES [ROUNDS]]]]\n");
-		return 2;
-	}
-	const diag_gpu gpu = diag_gpu_open();
-	flush_buf = gpu.flush, flush_bytes = gpu.flush_bytes;
-	if (!only_n || only_n == 4096)
-		run<256>(4096, T, rounds, gpu);
-	if (!only_n || only_n == 5120)
-		run<320>(5120, T, rounds, gpu);
-	return 0;
+	return seg_main(argc, argv, "cl8", run<256>, run<320>);
 }

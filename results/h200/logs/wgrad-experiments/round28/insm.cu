@@ -69,6 +69,25 @@ __device__ __forceinline__ void mark(unsigned long long *stamps, int i, uint64_t
 	atomicMax(stamps + i, (unsigned long long)t);
 }
 
+/* The end of a CTA that started at t0 and was past its wait at t1, now past its loop: its
+ * stores fenced, its threads waited for (CLUSTER: its cluster's, so that nobody reads its shared
+ * memory any more and every copy out of it has landed), then thread 0's stamps. */
+template <bool CLUSTER>
+__device__ __forceinline__ void finish(unsigned long long *stamps, uint64_t t0, uint64_t t1)
+{
+	const uint64_t t2 = now_ns();
+	__threadfence();
+	if (CLUSTER)
+		cg::this_cluster().sync();
+	else
+		__syncthreads();
+	if (threadIdx.x == 0) {
+		stamp(stamps, t0);
+		mark(stamps, 2, t1);
+		mark(stamps, 3, t2);
+	}
+}
+
 /* out[at .. at + 3] = a, FP32 or rounded to BF16 (as gq_mma_store4). */
 __device__ __forceinline__ void store_quad(void *out, int64_t at, float4 a, int bf16)
 {
@@ -95,6 +114,24 @@ __device__ __forceinline__ void fill_sums(float (&sum)[WN / 2], int m0, int c0, 
 		const int r = m0 + 16 * warp + lane / 4 + 8 * ((j >> 1) & 1);
 		const int c = c0 + 8 * (j >> 2) + 2 * (lane % 4) + (j & 1);
 		sum[j] = part_value(r, c, z);
+	}
+}
+
+/* A consumer thread's sums (fill_sums of split z, its warpgroup's block at columns WN·wg of the
+ * tile) stored as float2 pairs into to[r·LD + c], r its row of the tile less row0 (16·warp: the
+ * warp's 16 rows as rows 0-15 of `to`; 0: the tile's 64 rows). */
+template <int WN>
+__device__ __forceinline__ void store_sums(float *to, int LD, int m0, int n0, int z, int tid,
+                                           int row0)
+{
+	const int wg = tid / 128, warp = (tid % 128) / 32, lane = tid & 31;
+	float sum[WN / 2];
+	fill_sums<WN>(sum, m0, n0 + WN * wg, z, tid);
+#pragma unroll
+	for (int j = 0; j < WN / 2; j += 2) {
+		const int r = 16 * warp + lane / 4 + 8 * ((j >> 1) & 1) - row0;
+		const int c = WN * wg + 8 * (j >> 2) + 2 * (lane % 4);
+		*reinterpret_cast<float2 *>(to + r * LD + c) = make_float2(sum[j], sum[j + 1]);
 	}
 }
 
@@ -138,14 +175,7 @@ __global__ void round_bf16(const float *ws, int64_t count, __nv_bfloat16 *out,
 		bits.y = *reinterpret_cast<uint32_t *>(&hi);
 		*reinterpret_cast<uint2 *>(out + 4 * q) = bits;
 	}
-	const uint64_t t2 = now_ns();
-	__threadfence();
-	__syncthreads();
-	if (threadIdx.x == 0) {
-		stamp(stamps, t0);
-		mark(stamps, 2, t1);
-		mark(stamps, 3, t2);
-	}
+	finish<false>(stamps, t0, t1);
 }
 
 /* The in-SM end: grid (2, tiles, 4), clusters of (2, 1, 4); W = 2·WN columns a tile; the output
@@ -162,17 +192,8 @@ __global__ void __launch_bounds__(THREADS, 1)
 	cg::cluster_group cluster = cg::this_cluster();
 	const int tid = threadIdx.x, mx = blockIdx.x, z = blockIdx.z;
 	const int m0 = mx * 64, n0 = blockIdx.y * W;
-	if (tid < 256) {
-		const int wg = tid / 128, warp = (tid % 128) / 32, lane = tid & 31;
-		float sum[WN / 2];
-		fill_sums<WN>(sum, m0, n0 + WN * wg, z, tid);
-#pragma unroll
-		for (int j = 0; j < WN / 2; j += 2) {
-			const int r = 16 * warp + lane / 4 + 8 * ((j >> 1) & 1);
-			const int c = WN * wg + 8 * (j >> 2) + 2 * (lane % 4);
-			*reinterpret_cast<float2 *>(sums + r * LD + c) = make_float2(sum[j], sum[j + 1]);
-		}
-	}
+	if (tid < 256)
+		store_sums<WN>(sums, LD, m0, n0, z, tid, 0);
 	cluster.sync(); /* every CTA's sums in its shared memory */
 	const uint64_t t1 = now_ns();
 	const float *src[4];
@@ -191,14 +212,7 @@ __global__ void __launch_bounds__(THREADS, 1)
 		}
 		store_quad(out, (int64_t)(m0 + r) * n + n0 + c, a, bf16);
 	}
-	const uint64_t t2 = now_ns();
-	__threadfence();
-	cluster.sync(); /* nobody reads this CTA's shared memory any more */
-	if (tid == 0) {
-		stamp(stamps, t0);
-		mark(stamps, 2, t1);
-		mark(stamps, 3, t2);
-	}
+	finish<true>(stamps, t0, t1);
 }
 
 /* The grid and clusters alone: each CTA stamps its start, waits for its cluster (CL = 8: the
@@ -232,16 +246,9 @@ __global__ void __launch_bounds__(THREADS, 1)
 	const int tid = threadIdx.x, mx = blockIdx.x, z = blockIdx.z;
 	const int m0 = mx * 64, n0 = blockIdx.y * W;
 	if (tid < 256) {
-		const int wg = tid / 128, warp = (tid % 128) / 32, lane = tid & 31;
-		float sum[WN / 2];
-		fill_sums<WN>(sum, m0, n0 + WN * wg, z, tid);
-		float *dst = cluster.map_shared_rank(slots, (unsigned)(mx + 2 * warp)) + z * SLOT;
-#pragma unroll
-		for (int j = 0; j < WN / 2; j += 2) {
-			const int r = lane / 4 + 8 * ((j >> 1) & 1);
-			const int c = WN * wg + 8 * (j >> 2) + 2 * (lane % 4);
-			*reinterpret_cast<float2 *>(dst + r * LD + c) = make_float2(sum[j], sum[j + 1]);
-		}
+		const int warp = (tid % 128) / 32;
+		store_sums<WN>(cluster.map_shared_rank(slots, (unsigned)(mx + 2 * warp)) + z * SLOT, LD,
+		               m0, n0, z, tid, 16 * warp);
 	}
 	cluster.sync(); /* every split's rows in their owner's slots */
 	const uint64_t t1 = now_ns();
@@ -256,14 +263,7 @@ __global__ void __launch_bounds__(THREADS, 1)
 		}
 		store_quad(out, (int64_t)(m0 + 16 * z + r) * n + n0 + c, a, bf16);
 	}
-	const uint64_t t2 = now_ns();
-	__threadfence();
-	__syncthreads();
-	if (tid == 0) {
-		stamp(stamps, t0);
-		mark(stamps, 2, t1);
-		mark(stamps, 3, t2);
-	}
+	finish<false>(stamps, t0, t1);
 }
 
 /* The in-SM end by the TMA unit: every CTA stores its sums in its own shared memory, row-major,
@@ -294,15 +294,7 @@ __global__ void __launch_bounds__(THREADS, 1)
 		gq_wg_bar_expect_tx(bar, 3 * SLOT_BYTES);
 	}
 	if (tid < 256) {
-		const int wg = tid / 128, warp = (tid % 128) / 32, lane = tid & 31;
-		float sum[WN / 2];
-		fill_sums<WN>(sum, m0, n0 + WN * wg, z, tid);
-#pragma unroll
-		for (int j = 0; j < WN / 2; j += 2) {
-			const int r = 16 * warp + lane / 4 + 8 * ((j >> 1) & 1);
-			const int c = WN * wg + 8 * (j >> 2) + 2 * (lane % 4);
-			*reinterpret_cast<float2 *>(sums + r * LD + c) = make_float2(sum[j], sum[j + 1]);
-		}
+		store_sums<WN>(sums, LD, m0, n0, z, tid, 0);
 		asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* for the copies */
 	}
 	cluster.sync(); /* every CTA's sums stored and its barrier armed */
@@ -334,14 +326,7 @@ __global__ void __launch_bounds__(THREADS, 1)
 		}
 		store_quad(out, (int64_t)(m0 + 16 * z + r) * n + n0 + c, a, bf16);
 	}
-	const uint64_t t2 = now_ns();
-	__threadfence();
-	cluster.sync(); /* every copy out of this CTA has landed */
-	if (tid == 0) {
-		stamp(stamps, t0);
-		mark(stamps, 2, t1);
-		mark(stamps, 3, t2);
-	}
+	finish<true>(stamps, t0, t1);
 }
 
 static float bf16_to_float(uint16_t b)

@@ -79,20 +79,11 @@ __device__ __forceinline__ void sk_consumer(const CUtensorMap *map_c, const sk_p
 	const uint32_t da0 = gq_wg_desc_lo(gq_wg_smem_addr(smem));
 	const uint32_t db0 =
 	    gq_wg_desc_lo(gq_wg_smem_addr(smem + C::A_BYTES + (col / 64) * GQ_WG_BOX_BYTES));
-	const int warp = (tid % 128) / 32, lane = tid & 31;
 	uint32_t parity = 0;
 	seg_consume<BN, WN>(acc, sum, (int)n1p, parity, full0, empties, da0, db0, tid);
 	/* a test on a value broadcast from lane 0, not a branch ptxas must take as divergent */
-	if (__shfl_sync(0xffffffffu, (int)(n2 > 0), 0)) {
-#pragma unroll
-		for (int j = 0; j < WN / 2; j += 2) {
-			const int64_t r = m0 + 16 * warp + lane / 4 + 8 * ((j >> 1) & 1);
-			const int64_t c = n0a + col + 8 * (j >> 2) + 2 * (lane % 4);
-			atomicAdd(reinterpret_cast<float2 *>(p.sums + r * p.n + c),
-			          make_float2(sum[j], sum[j + 1]));
-			sum[j] = 0.f, sum[j + 1] = 0.f;
-		}
-	}
+	if (__shfl_sync(0xffffffffu, (int)(n2 > 0), 0))
+		seg_add_atomic<WN>(sum, p.sums, p.n, m0, n0a + col, tid);
 	seg_consume<BN, WN>(acc, sum, (int)n2, parity, full0, empties, da0, db0, tid);
 	gq_wg_reduce_tile<WN, C::CONSUMERS * 128>(map_c, smem, wg, (size_t)wg * 64 * C::WN * 4, sum,
 	                                          nlast + col, m0);
@@ -125,60 +116,29 @@ __global__ void __launch_bounds__(gq_wg_cfg<64, BN>::THREADS, 1)
 		if (C::PRODUCER_THREADS == 128)
 			asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::PRODUCER_REGS));
 		if (tid == C::CONSUMERS * 128) {
-			const uint64_t keep = gq_wg_policy_evict_last(), first = gq_wg_policy_evict_first();
-			const uint32_t full0 = gq_wg_smem_addr(full), empty0 = gq_wg_smem_addr(empty);
-			const uint32_t ring0 = gq_wg_smem_addr(smem);
-			int s = 0, i = 0;
-			uint32_t parity = 0;
 			unsigned *lock = p.lock + (blockIdx.y % 4) * SK_LOCK_EPOCHS;
-			/* three runs of K-blocks, each a loop that only steps the row: segment 1, its
-			 * padding (rows past K: zeros), segment 2 */
-			for (int run = 0; run < 3; run++) {
-				const int64_t n_kb = run == 0 ? n1 : run == 1 ? n1p - n1 : n2;
-				const int n0 = run == 2 ? n0b : n0a;
-				int32_t row = (int32_t)((run == 0 ? k10 : run == 1 ? kb : 0) * GQ_WG_BK);
-				const int32_t step = run == 1 ? 0 : GQ_WG_BK;
-				for (int64_t t = 0; t < n_kb; t++, i++) {
-					if (p.lock_e && i > 0 && i % p.lock_e == 0) {
-						const int e = i / p.lock_e;
-						if (e <= SK_LOCK_EPOCHS)
-							asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(lock + e - 1) : "memory");
-						if (e - p.lock_s >= 1 && e - p.lock_s <= SK_LOCK_EPOCHS) {
-							unsigned seen;
-							do {
-								asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(lock + e - p.lock_s - 1) : "memory");
-							} while (seen < 32u);
-						}
-					}
-					if (i >= C::STAGES)
-						gq_wg_bar_wait(empty0 + 8 * s, parity);
-					const uint32_t bar = full0 + 8 * s;
-					const uint32_t a = ring0 + (uint32_t)s * C::STAGE_BYTES;
-					const uint32_t b = a + C::A_BYTES;
-					gq_wg_bar_expect_tx(bar, C::STAGE_BYTES);
-					gq_wg_copy_a<64>(a, &map_a, m0, row, bar, keep);
-					constexpr int NB = BN / 64, H = (NB + 1) / 2;
-#pragma unroll
-					for (int cc = mx ? H : 0; cc < (mx ? NB : H); cc++) {
-						if (p.x_first)
-							gq_wg_tma_load_mc(b + cc * GQ_WG_BOX_BYTES, &map_b,
-							                  n0 + 64 * cc, row, bar, (uint16_t)3,
-							                  first);
-						else
-							gq_wg_tma_load_mc_nohint(b + cc * GQ_WG_BOX_BYTES,
-							                         &map_b, n0 + 64 * cc, row, bar,
-							                         (uint16_t)3);
-					}
-					row += step;
-					gq_wg_next_stage<C::STAGES>(s, parity, i >= C::STAGES);
+			auto before = [&](int i) { /* SK_LOCK: count epoch e − 1, wait for e − S */
+				if (!p.lock_e || i == 0 || i % p.lock_e != 0)
+					return;
+				const int e = i / p.lock_e;
+				if (e <= SK_LOCK_EPOCHS)
+					asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(lock + e - 1)
+					             : "memory");
+				if (e - p.lock_s >= 1 && e - p.lock_s <= SK_LOCK_EPOCHS) {
+					unsigned seen;
+					do {
+						asm volatile("ld.acquire.gpu.global.u32 %0, [%1];"
+						             : "=r"(seen)
+						             : "l"(lock + e - p.lock_s - 1)
+						             : "memory");
+					} while (seen < 32u);
 				}
-			}
-			/* stay until the partner's consumers have released this CTA's last stages */
-			for (int j = i; j < i + C::STAGES; j++) {
-				if (j >= C::STAGES)
-					gq_wg_bar_wait(empty0 + 8 * s, parity);
-				gq_wg_next_stage<C::STAGES>(s, parity, j >= C::STAGES);
-			}
+			};
+			/* segment 1, its padding (rows past K: zeros), segment 2 */
+			const int64_t n_kb[3] = {n1, n1p - n1, n2}, row0[3] = {k10, kb, 0};
+			const int n0[3] = {n0a, n0a, n0b}, step[3] = {1, 0, 1};
+			seg_produce<BN>(&map_a, &map_b, full, empty, smem, m0, mx, (uint16_t)3,
+			                p.x_first != 0, n_kb, row0, n0, step, before);
 		}
 		return;
 	}
@@ -270,107 +230,20 @@ static void sk_launch(sk_op *op)
 
 template <int BN> static void run(int64_t N, int64_t T, int rounds, const diag_gpu &gpu)
 {
-	uint16_t *x, *g;
-	CHECK(cudaMalloc(&x, (size_t)T * N * 2));
-	CHECK(cudaMalloc(&g, (size_t)T * 128 * 2));
-	stream_fill<<<1024, 256>>>(x, T * N, 1);
-	stream_fill<<<1024, 256>>>(g, T * 128, 2);
-	CHECK(cudaGetLastError());
-	const int64_t count = 128 * N;
-	float *ref_out, *out32, *ws, *out16, *ws16;
-	CHECK(cudaMalloc(&ref_out, count * 4));
-	const size_t tail = 4 * SK_LOCK_EPOCHS * sizeof(unsigned); /* SK_LOCK's counters */
-	CHECK(cudaMalloc(&out32, count * 4 + tail));
-	CHECK(cudaMalloc(&out16, count * 4 + tail));
-	CHECK(cudaMalloc(&ws, count * 4 + tail));
-	CHECK(cudaMalloc(&ws16, count * 4 + tail));
-
-	/* main's op: gemmq:split:nBN:s4 as kernels.c plans it */
-	gq_wg_params wp;
-	gq_wg_maps maps, mapsb;
-	memset(&maps, 0, sizeof(maps));
-	memset(&mapsb, 0, sizeof(mapsb));
-	split_plan(&wp, &maps, g, x, ref_out, 128, N, T, 64, BN, 4, gpu.l2, gpu.sms);
-	gq_wg_params wpb = wp;
-	wpb.out_fp32 = 0, wpb.ws = ws, wpb.out = out16;
-	const char *why = "";
-	if (gq_wg_encode(&wpb, &mapsb, &why) != cudaSuccess) {
-		fprintf(stderr, "%s\n", why);
-		exit(1);
-	}
-	auto main32 = [&](float *out) {
-		wp.out = out, wp.ws = out;
-		if (gq_wg_encode(&wp, &maps, &why) != cudaSuccess) {
-			fprintf(stderr, "%s\n", why);
-			exit(1);
-		}
-		CHECK(cudaMemsetAsync(out, 0, (size_t)count * 4));
-		CHECK(gq_wg_launch(&wp, &maps, 0));
-	};
-	auto main16 = [&] {
-		CHECK(cudaMemsetAsync(ws, 0, (size_t)count * 4));
-		CHECK(gq_wg_launch(&wpb, &mapsb, 0));
-		round_launch(ws, count, out16);
-	};
+	seg_bench b;
+	seg_open<BN>(&b, N, T, 4 * SK_LOCK_EPOCHS * sizeof(unsigned) /* SK_LOCK's counters */, gpu);
 	sk_op o32, o16;
-	sk_plan<BN>(&o32, g, x, out32, NULL, N, T, 1);
-	sk_plan<BN>(&o16, g, x, out16, ws16, N, T, 0);
-
-	main32(ref_out);
-	CHECK(cudaDeviceSynchronize());
-	std::vector<float> ref((size_t)count);
-	CHECK(cudaMemcpy(ref.data(), ref_out, count * 4, cudaMemcpyDeviceToHost));
-	main16();
-	CHECK(cudaDeviceSynchronize());
-	const double d_main16 = diff(out16, 0, ref);
-	sk_launch(&o32);
-	CHECK(cudaGetLastError());
-	CHECK(cudaDeviceSynchronize());
-	const double d32 = diff(out32, 1, ref);
-	sk_launch(&o16);
-	CHECK(cudaGetLastError());
-	CHECK(cudaDeviceSynchronize());
-	const double d16 = diff(out16, 0, ref);
-	printf("N %lld T %lld tile 64x%d, %d pairs (perm %d, x evict-first %d, lock %d,%d): max |diff| / max |ref| against main's FP32 out: "
-	       "sk FP32 %.2e, sk BF16 %.2e, main BF16 %.2e\n",
-	       (long long)N, (long long)T, BN, o32.p.pairs, o32.p.perm, o32.p.x_first, o32.p.lock_e,
-	       o32.p.lock_s, d32, d16, d_main16);
-	const bool ok = d32 < 1e-5 && d16 < 8e-3;
-	if (!ok)
-		printf("N %lld: WRONG\n", (long long)N);
-	for (int r = 0; r < rounds && ok; r++) {
-		const float m32 = median_us([&] { main32(out32); });
-		const float s32 = median_us([&] { sk_launch(&o32); });
-		const float m16 = median_us(main16);
-		const float s16 = median_us([&] { sk_launch(&o16); });
-		printf("N %lld T %lld round %d: FP32 main %.2f sk %.2f (%.4f)  BF16 main %.2f sk %.2f "
-		       "(%.4f) us\n",
-		       (long long)N, (long long)T, r, m32, s32, s32 / m32, m16, s16, s16 / m16);
-	}
-	CHECK(cudaFree(x));
-	CHECK(cudaFree(g));
-	CHECK(cudaFree(ref_out));
-	CHECK(cudaFree(out32));
-	CHECK(cudaFree(out16));
-	CHECK(cudaFree(ws));
-	CHECK(cudaFree(ws16));
+	sk_plan<BN>(&o32, b.g, b.x, b.out32, NULL, N, T, 1);
+	sk_plan<BN>(&o16, b.g, b.x, b.out16, b.ws16, N, T, 0);
+	char config[96];
+	snprintf(config, sizeof(config), ", %d pairs (perm %d, x evict-first %d, lock %d,%d)",
+	         o32.p.pairs, o32.p.perm, o32.p.x_first, o32.p.lock_e, o32.p.lock_s);
+	seg_compare(&b, BN, "sk", config, [&] { sk_launch(&o32); }, [&] { sk_launch(&o16); }, rounds,
+	            false);
+	seg_close(&b);
 }
 
 int main(int argc, char **argv)
 {
-	const int64_t T = argc > 1 ? atoll(argv[1]) : 65537;
-	const int64_t only_n = argc > 2 ? atoll(argv[2]) : 0;
-	launches = argc > 3 ? atoi(argv[3]) : 30;
-	const int rounds = argc > 4 ? atoi(argv[4]) : 3;
-	if (T < 1 || only_n < 0 || launches < 1 || rounds < 0) {
-		fprintf(stderr, "usage: sk [T [N [LAUNCHES [ROUNDS]]]]\n");
-		return 2;
-	}
-	const diag_gpu gpu = diag_gpu_open();
-	flush_buf = gpu.flush, flush_bytes = gpu.flush_bytes;
-	if (!only_n || only_n == 4096)
-		run<256>(4096, T, rounds, gpu);
-	if (!only_n || only_n == 5120)
-		run<320>(5120, T, rounds, gpu);
-	return 0;
+	return seg_main(argc, argv, "sk", run<256>, run<320>);
 }
