@@ -63,19 +63,19 @@ __device__ __forceinline__ void seg_consume(float (&acc)[WN / 2], float (&sum)[W
 	par_io = parity;
 }
 
-/* The producer thread of cl8 and sk: three runs of K-blocks through the ring (run i: n_kb[i]
+/* The producer thread of cl8, sk and tail: R runs of K-blocks through the ring (run i: n_kb[i]
  * K-blocks from row row0[i], the row stepped by step[i] after each, 0 for padding that copies rows
  * past K, at x's columns from n0[i]), each stage g's own box (evict-last) and x's boxes, this
  * CTA (rank mx of its pair) copying its half of them multicast to both CTAs of the pair (mask),
  * evict-first where x_first, else with no hint (main's); before each K-block i, before(i) (sk's
  * lock); then it stays until the partner's consumers have released this CTA's last stages (the
  * waits the loop would make for the next STAGES K-blocks). */
-template <int BN, typename F>
+template <int BN, int R, typename F>
 __device__ __forceinline__ void seg_produce(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                             uint64_t *full, uint64_t *empty, unsigned char *smem,
                                             int m0, int mx, uint16_t mask, bool x_first,
-                                            const int64_t (&n_kb)[3], const int64_t (&row0)[3],
-                                            const int (&n0)[3], const int (&step)[3], F before)
+                                            const int64_t (&n_kb)[R], const int64_t (&row0)[R],
+                                            const int (&n0)[R], const int (&step)[R], F before)
 {
 	using C = gq_wg_cfg<64, BN>;
 	const uint64_t keep = gq_wg_policy_evict_last(), first = gq_wg_policy_evict_first();
@@ -83,7 +83,7 @@ __device__ __forceinline__ void seg_produce(const CUtensorMap *map_a, const CUte
 	const uint32_t ring0 = gq_wg_smem_addr(smem);
 	int s = 0, i = 0;
 	uint32_t parity = 0;
-	for (int run = 0; run < 3; run++) { /* each a loop that only steps the row, as main's */
+	for (int run = 0; run < R; run++) { /* each a loop that only steps the row, as main's */
 		int32_t row = (int32_t)(row0[run] * GQ_WG_BK);
 		const int32_t dr = step[run] * GQ_WG_BK;
 		for (int64_t t = 0; t < n_kb[run]; t++, i++) {
