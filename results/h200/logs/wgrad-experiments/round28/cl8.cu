@@ -79,7 +79,7 @@ __device__ __forceinline__ void cl8_ranges(int c, int z, int64_t kb, int cluster
  * sums added into the last tile, then its sums of tile c stored in the shared memory at `mine`
  * ([64][LD] floats). */
 template <int BN, int WN>
-__device__ __forceinline__ void seg_consumer(const cl8_params &p, unsigned char *smem,
+__device__ __forceinline__ void cl8_consumer(const cl8_params &p, unsigned char *smem,
                                              uint64_t *full, uint64_t *empty, int64_t na,
                                              int64_t nb, int m0, int nA, int wg, int col,
                                              int z, float *mine, int LD, int tid)
@@ -89,28 +89,22 @@ __device__ __forceinline__ void seg_consumer(const cl8_params &p, unsigned char 
 #pragma unroll
 	for (int i = 0; i < WN / 2; i++)
 		acc[i] = 0.f, sum[i] = 0.f;
-	const uint32_t full0 = gq_wg_smem_addr(full), empty0 = gq_wg_smem_addr(empty);
-	uint32_t empties[2];
-#pragma unroll
-	for (int r = 0; r < 2; r++)
-		asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
-		             : "=r"(empties[r])
-		             : "r"(empty0), "r"((uint32_t)((p.no_end ? 0 : 2 * z) + r)));
-	const uint32_t da0 = gq_wg_desc_lo(gq_wg_smem_addr(smem));
-	const uint32_t db0 = gq_wg_desc_lo(gq_wg_smem_addr(smem + C::A_BYTES + (col / 64) * GQ_WG_BOX_BYTES));
+	/* the pair's CTAs are cluster ranks 2z and 2z + 1 (0 and 1 in the probes' clusters of 2) */
+	const seg_ring g = seg_ring_of<BN>(smem, full, empty, col, p.no_end ? 0u : 2u * (uint32_t)z);
 	const int warp = (tid % 128) / 32, lane = tid & 31;
 	uint32_t parity = 0;
-	seg_consume<BN, WN>(acc, sum, (int)na, parity, full0, empties, da0, db0, tid);
+	seg_consume<BN, WN>(acc, sum, (int)na, parity, g.full0, g.empties, g.da0, g.db0, tid);
 	/* tests on values broadcast from lane 0 and a predicate inside the asm, not branches that
 	 * ptxas must take as divergent (see gq_wg_release) */
 	if (__shfl_sync(0xffffffffu, (int)(na > 0), 0))
 		seg_add_atomic<WN>(sum, p.sums, p.n, m0, nA + col, tid);
 	__threadfence();
 	asm volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");
-	asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0;\n@p red.release.gpu.global.add.u32 [%0], 1;\n}\n" ::"l"(p.count),
+	asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0;\n"
+	             "@p red.release.gpu.global.add.u32 [%0], 1;\n}\n" ::"l"(p.count),
 	             "r"(tid % 128)
 	             : "memory"); /* counted even where segment A is empty */
-	seg_consume<BN, WN>(acc, sum, (int)nb, parity, full0, empties, da0, db0, tid);
+	seg_consume<BN, WN>(acc, sum, (int)nb, parity, g.full0, g.empties, g.da0, g.db0, tid);
 	gq_wg_consumers_sync(C::CONSUMERS * 128); /* the ring is idle: every stage has landed */
 #pragma unroll
 	for (int j = 0; j < WN / 2; j += 2) {
@@ -168,10 +162,10 @@ __global__ void __launch_bounds__(gq_wg_cfg<64, BN>::THREADS, 1)
 			asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::CONSUMER_REGS));
 		const int col = C::WN * wg;
 		if (C::WN_LAST != C::WN && wg == C::CONSUMERS - 1)
-			seg_consumer<BN, C::WN_LAST>(p, smem, full, empty, na, b1 - b0, m0, nA, wg,
+			cl8_consumer<BN, C::WN_LAST>(p, smem, full, empty, na, b1 - b0, m0, nA, wg,
 			                             col, z, mine, LD, tid);
 		else
-			seg_consumer<BN, C::WN>(p, smem, full, empty, na, b1 - b0, m0, nA, wg, col,
+			cl8_consumer<BN, C::WN>(p, smem, full, empty, na, b1 - b0, m0, nA, wg, col,
 			                        z, mine, LD, tid);
 	}
 	gq_wg_cluster_sync(); /* every CTA's sums of tile c in its shared memory */

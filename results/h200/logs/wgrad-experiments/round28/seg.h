@@ -63,6 +63,30 @@ __device__ __forceinline__ void seg_consume(float (&acc)[WN / 2], float (&sum)[W
 	par_io = parity;
 }
 
+/* A consumer warpgroup's view of the ring of a pair's CTA: its first full barrier, the first
+ * empty barrier of the pair's two CTAs (cluster ranks rank0 and rank0 + 1), and the low words of
+ * its A and B descriptors in stage 0 (B from column col of the tile). */
+struct seg_ring {
+	uint32_t full0, empties[2], da0, db0;
+};
+template <int BN>
+__device__ __forceinline__ seg_ring seg_ring_of(unsigned char *smem, uint64_t *full,
+                                                uint64_t *empty, int col, uint32_t rank0)
+{
+	using C = gq_wg_cfg<64, BN>;
+	seg_ring r;
+	r.full0 = gq_wg_smem_addr(full);
+	const uint32_t empty0 = gq_wg_smem_addr(empty);
+#pragma unroll
+	for (int i = 0; i < 2; i++)
+		asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+		             : "=r"(r.empties[i])
+		             : "r"(empty0), "r"(rank0 + (uint32_t)i));
+	r.da0 = gq_wg_desc_lo(gq_wg_smem_addr(smem));
+	r.db0 = gq_wg_desc_lo(gq_wg_smem_addr(smem + C::A_BYTES + (col / 64) * GQ_WG_BOX_BYTES));
+	return r;
+}
+
 /* The producer thread of cl8, sk and tail: R runs of K-blocks through the ring (run i: n_kb[i]
  * K-blocks from row row0[i], the row stepped by step[i] after each, 0 for padding that copies rows
  * past K, at x's columns from n0[i]), each stage g's own box (evict-last) and x's boxes, this
@@ -303,7 +327,65 @@ static void seg_close(seg_bench *b)
 	CHECK(cudaFree(b->ws16));
 }
 
-/* The main of cl8 and sk: [T [N [LAUNCHES [ROUNDS]]]] (T 65537; N 4096 and 5120, the 64×256 and
+/* An op on a grid of `pairs` clusters of two M tiles (CTAs of 64×BN) of func, whose arguments
+ * are the maps of g, x and the FP32 sums, then its own parameters: with FP32 out the sums are the
+ * output, with BF16 out a workspace that round_launch rounds into it. */
+struct seg_pair_op {
+	CUtensorMap map_a, map_b, map_c;
+	float *sums;
+	void *out;
+	int64_t count;
+	int bf16;
+	cudaLaunchConfig_t cfg;
+	cudaLaunchAttribute attr;
+	const void *func;
+};
+
+/* Exits when the driver refuses a map or the clusters do not all fit at once. */
+template <int BN>
+static void seg_pair_plan(seg_pair_op *op, const void *func, const void *g, const void *x,
+                          void *out, float *ws, int64_t N, int64_t T, int out_fp32, int pairs)
+{
+	using C = gq_wg_cfg<64, BN>;
+	PFN_cuTensorMapEncodeTiled_v12000 enc = gq_wg_encoder();
+	op->sums = out_fp32 ? static_cast<float *>(out) : ws;
+	op->out = out, op->count = 128 * N, op->bf16 = !out_fp32;
+	if (gq_wg_encode_one(enc, &op->map_a, g, T, 128, 64, GQ_WG_BK, 0) != CUDA_SUCCESS ||
+	    gq_wg_encode_one(enc, &op->map_b, x, T, N, 64, GQ_WG_BK, 1) != CUDA_SUCCESS ||
+	    gq_wg_encode_sums(enc, &op->map_c, op->sums, 128, N) != CUDA_SUCCESS) {
+		fprintf(stderr, "cuTensorMapEncodeTiled refused a map\n");
+		exit(1);
+	}
+	op->func = func;
+	CHECK(cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)C::SMEM));
+	memset(&op->cfg, 0, sizeof(op->cfg));
+	op->cfg.gridDim = dim3(2, (unsigned)pairs, 1);
+	op->cfg.blockDim = dim3(C::THREADS);
+	op->cfg.dynamicSmemBytes = C::SMEM;
+	op->attr.id = cudaLaunchAttributeClusterDimension;
+	op->attr.val.clusterDim.x = 2, op->attr.val.clusterDim.y = 1, op->attr.val.clusterDim.z = 1;
+	op->cfg.attrs = &op->attr;
+	op->cfg.numAttrs = 1;
+	int at_once = 0;
+	CHECK(cudaOccupancyMaxActiveClusters(&at_once, func, &op->cfg));
+	if (at_once < pairs) {
+		fprintf(stderr, "only %d clusters of 2 fit at once; the grid has %d\n", at_once, pairs);
+		exit(1);
+	}
+}
+
+/* The sums zeroed (and `extra` bytes after them: the op's counters), the kernel with params,
+ * and with BF16 out the rounding. */
+static void seg_pair_launch(seg_pair_op *op, void *params, size_t extra)
+{
+	CHECK(cudaMemsetAsync(op->sums, 0, (size_t)op->count * 4 + extra));
+	void *args[] = {&op->map_a, &op->map_b, &op->map_c, params};
+	CHECK(cudaLaunchKernelExC(&op->cfg, op->func, args));
+	if (op->bf16)
+		round_launch(op->sums, op->count, op->out);
+}
+
+/* The main of cl8, sk and tail: [T [N [LAUNCHES [ROUNDS]]]] (T 65537; N 4096 and 5120, the 64×256 and
  * 64×320 tiles; 30 launches a median; 3 rounds), exit status 2 with a usage line when one is out
  * of range. */
 static int seg_main(int argc, char **argv, const char *name,

@@ -73,18 +73,13 @@ __device__ __forceinline__ void sk_consumer(const CUtensorMap *map_c, const sk_p
 #pragma unroll
 	for (int i = 0; i < WN / 2; i++)
 		acc[i] = 0.f, sum[i] = 0.f;
-	const uint32_t full0 = gq_wg_smem_addr(full);
-	uint32_t empties[2];
-	gq_wg_cluster_bars<2>(gq_wg_smem_addr(empty), empties);
-	const uint32_t da0 = gq_wg_desc_lo(gq_wg_smem_addr(smem));
-	const uint32_t db0 =
-	    gq_wg_desc_lo(gq_wg_smem_addr(smem + C::A_BYTES + (col / 64) * GQ_WG_BOX_BYTES));
+	const seg_ring g = seg_ring_of<BN>(smem, full, empty, col, 0);
 	uint32_t parity = 0;
-	seg_consume<BN, WN>(acc, sum, (int)n1p, parity, full0, empties, da0, db0, tid);
+	seg_consume<BN, WN>(acc, sum, (int)n1p, parity, g.full0, g.empties, g.da0, g.db0, tid);
 	/* a test on a value broadcast from lane 0, not a branch ptxas must take as divergent */
 	if (__shfl_sync(0xffffffffu, (int)(n2 > 0), 0))
 		seg_add_atomic<WN>(sum, p.sums, p.n, m0, n0a + col, tid);
-	seg_consume<BN, WN>(acc, sum, (int)n2, parity, full0, empties, da0, db0, tid);
+	seg_consume<BN, WN>(acc, sum, (int)n2, parity, g.full0, g.empties, g.da0, g.db0, tid);
 	gq_wg_reduce_tile<WN, C::CONSUMERS * 128>(map_c, smem, wg, (size_t)wg * 64 * C::WN * 4, sum,
 	                                          nlast + col, m0);
 }
@@ -157,12 +152,8 @@ __global__ void __launch_bounds__(gq_wg_cfg<64, BN>::THREADS, 1)
 /* ---- host ---- */
 
 struct sk_op {
-	CUtensorMap map_a, map_b, map_c;
+	seg_pair_op o;
 	sk_params p;
-	void *out;
-	cudaLaunchConfig_t cfg;
-	cudaLaunchAttribute attr;
-	const void *func;
 };
 
 /* The op for out [128, N] = gᵀ·x, tiles of BN columns, P pairs (SK_PAIRS, default 66). */
@@ -170,18 +161,15 @@ template <int BN>
 static void sk_plan(sk_op *op, const void *g, const void *x, void *out, float *ws, int64_t N,
                     int64_t T, int out_fp32)
 {
-	using C = gq_wg_cfg<64, BN>;
 	const char *env = getenv("SK_PAIRS");
 	const int pairs = env ? atoi(env) : 66;
-	PFN_cuTensorMapEncodeTiled_v12000 enc = gq_wg_encoder();
-	float *sums = out_fp32 ? static_cast<float *>(out) : ws;
-	if (pairs < 1 || gq_wg_encode_one(enc, &op->map_a, g, T, 128, 64, GQ_WG_BK, 0) != CUDA_SUCCESS ||
-	    gq_wg_encode_one(enc, &op->map_b, x, T, N, 64, GQ_WG_BK, 1) != CUDA_SUCCESS ||
-	    gq_wg_encode_sums(enc, &op->map_c, sums, 128, N) != CUDA_SUCCESS) {
-		fprintf(stderr, "SK_PAIRS must be at least 1, and the driver must take the maps\n");
+	if (pairs < 1) {
+		fprintf(stderr, "SK_PAIRS must be at least 1\n");
 		exit(1);
 	}
-	op->p.sums = sums;
+	seg_pair_plan<BN>(&op->o, reinterpret_cast<const void *>(sk_kernel<BN>), g, x, out, ws, N, T,
+	                  out_fp32, pairs);
+	op->p.sums = op->o.sums;
 	op->p.m = 128, op->p.n = N, op->p.k = T;
 	op->p.tiles = (int)(N / BN), op->p.pairs = pairs, op->p.bf16 = !out_fp32;
 	const char *perm = getenv("SK_PERM");
@@ -196,36 +184,12 @@ static void sk_plan(sk_op *op, const void *g, const void *x, void *out, float *w
 		fprintf(stderr, "SK_LOCK=E,S needs 64 pairs, E >= 1 and S >= 1\n");
 		exit(1);
 	}
-	op->p.lock = reinterpret_cast<unsigned *>(sums + 128 * N); /* the allocation's tail */
-	op->out = out;
-	op->func = reinterpret_cast<const void *>(sk_kernel<BN>);
-	CHECK(cudaFuncSetAttribute(sk_kernel<BN>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-	                           (int)C::SMEM));
-	memset(&op->cfg, 0, sizeof(op->cfg));
-	op->cfg.gridDim = dim3(2, (unsigned)pairs, 1);
-	op->cfg.blockDim = dim3(C::THREADS);
-	op->cfg.dynamicSmemBytes = C::SMEM;
-	op->attr.id = cudaLaunchAttributeClusterDimension;
-	op->attr.val.clusterDim.x = 2, op->attr.val.clusterDim.y = 1, op->attr.val.clusterDim.z = 1;
-	op->cfg.attrs = &op->attr;
-	op->cfg.numAttrs = 1;
-	int at_once = 0;
-	CHECK(cudaOccupancyMaxActiveClusters(&at_once, sk_kernel<BN>, &op->cfg));
-	if (at_once < pairs) {
-		fprintf(stderr, "only %d clusters of 2 fit at once; the grid has %d\n", at_once, pairs);
-		exit(1);
-	}
+	op->p.lock = reinterpret_cast<unsigned *>(op->o.sums + 128 * N); /* the allocation's tail */
 }
 
 static void sk_launch(sk_op *op)
 {
-	const int64_t count = op->p.m * op->p.n;
-	CHECK(cudaMemsetAsync(op->p.sums, 0,
-	                      (size_t)count * 4 + (op->p.lock_e ? 4 * SK_LOCK_EPOCHS * 4 : 0)));
-	void *args[] = {&op->map_a, &op->map_b, &op->map_c, &op->p};
-	CHECK(cudaLaunchKernelExC(&op->cfg, op->func, args));
-	if (op->p.bf16)
-		round_launch(op->p.sums, count, op->out);
+	seg_pair_launch(&op->o, &op->p, op->p.lock_e ? 4 * SK_LOCK_EPOCHS * sizeof(unsigned) : 0);
 }
 
 template <int BN> static void run(int64_t N, int64_t T, int rounds, const diag_gpu &gpu)

@@ -56,12 +56,7 @@ __device__ __forceinline__ void tl_consumer(const CUtensorMap *map_c, const tl_p
 #pragma unroll
 	for (int i = 0; i < WN / 2; i++)
 		acc[i] = 0.f, sum[i] = 0.f;
-	const uint32_t full0 = gq_wg_smem_addr(full);
-	uint32_t empties[2];
-	gq_wg_cluster_bars<2>(gq_wg_smem_addr(empty), empties);
-	const uint32_t da0 = gq_wg_desc_lo(gq_wg_smem_addr(smem));
-	const uint32_t db0 =
-	    gq_wg_desc_lo(gq_wg_smem_addr(smem + C::A_BYTES + (col / 64) * GQ_WG_BOX_BYTES));
+	const seg_ring g = seg_ring_of<BN>(smem, full, empty, col, 0);
 	uint32_t parity = 0;
 	int nseg = 1, tile = 0;
 	int64_t k0, len;
@@ -70,7 +65,7 @@ __device__ __forceinline__ void tl_consumer(const CUtensorMap *map_c, const tl_p
 	nseg = __shfl_sync(0xffffffffu, nseg, 0);
 	for (int j = 0; j < nseg; j++) {
 		tl_segment(blockIdx.y, j, p.tiles, kb, p.tail, &nseg, &tile, &k0, &len);
-		seg_consume<BN, WN>(acc, sum, (int)len, parity, full0, empties, da0, db0, tid);
+		seg_consume<BN, WN>(acc, sum, (int)len, parity, g.full0, g.empties, g.da0, g.db0, tid);
 		if (__shfl_sync(0xffffffffu, (int)(j + 1 < nseg), 0))
 			seg_add_atomic<WN>(sum, p.sums, p.n, m0, (int64_t)tile * BN + col, tid);
 	}
@@ -127,12 +122,8 @@ __global__ void __launch_bounds__(gq_wg_cfg<64, BN>::THREADS, 1)
 /* ---- host ---- */
 
 struct tl_op {
-	CUtensorMap map_a, map_b, map_c;
+	seg_pair_op o;
 	tl_params p;
-	void *out;
-	cudaLaunchConfig_t cfg;
-	cudaLaunchAttribute attr;
-	const void *func;
 };
 
 template <int BN>
@@ -144,50 +135,18 @@ static void tl_plan(tl_op *op, const void *g, const void *x, void *out, float *w
 	const char *env = getenv("TAIL_D");
 	const int tail = env ? atoi(env) : (int)(kb / 33 / C::STAGES * C::STAGES);
 	const int tiles = (int)(N / BN);
-	PFN_cuTensorMapEncodeTiled_v12000 enc = gq_wg_encoder();
-	float *sums = out_fp32 ? static_cast<float *>(out) : ws;
 	if (tail < C::STAGES || tail % C::STAGES || tail > kb / 2 || tiles % 2 ||
-	    tiles / 2 > TL_MAX_SEGS ||
-	    gq_wg_encode_one(enc, &op->map_a, g, T, 128, 64, GQ_WG_BK, 0) != CUDA_SUCCESS ||
-	    gq_wg_encode_one(enc, &op->map_b, x, T, N, 64, GQ_WG_BK, 1) != CUDA_SUCCESS ||
-	    gq_wg_encode_sums(enc, &op->map_c, sums, 128, N) != CUDA_SUCCESS) {
+	    tiles / 2 > TL_MAX_SEGS) {
 		fprintf(stderr, "TAIL_D must be a multiple of %d (the ring's stages) up to K-blocks/2, "
-		                "the N tiles even and at most %d, and the driver must take the maps\n",
+		                "and the N tiles even and at most %d\n",
 		        C::STAGES, 2 * TL_MAX_SEGS);
 		exit(1);
 	}
-	op->p.sums = sums;
+	seg_pair_plan<BN>(&op->o, reinterpret_cast<const void *>(tl_kernel<BN>), g, x, out, ws, N, T,
+	                  out_fp32, 4 * tiles + 2);
+	op->p.sums = op->o.sums;
 	op->p.m = 128, op->p.n = N, op->p.k = T;
 	op->p.tiles = tiles, op->p.tail = tail, op->p.bf16 = !out_fp32;
-	op->out = out;
-	op->func = reinterpret_cast<const void *>(tl_kernel<BN>);
-	CHECK(cudaFuncSetAttribute(tl_kernel<BN>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-	                           (int)C::SMEM));
-	memset(&op->cfg, 0, sizeof(op->cfg));
-	op->cfg.gridDim = dim3(2, (unsigned)(4 * tiles + 2), 1);
-	op->cfg.blockDim = dim3(C::THREADS);
-	op->cfg.dynamicSmemBytes = C::SMEM;
-	op->attr.id = cudaLaunchAttributeClusterDimension;
-	op->attr.val.clusterDim.x = 2, op->attr.val.clusterDim.y = 1, op->attr.val.clusterDim.z = 1;
-	op->cfg.attrs = &op->attr;
-	op->cfg.numAttrs = 1;
-	int at_once = 0;
-	CHECK(cudaOccupancyMaxActiveClusters(&at_once, tl_kernel<BN>, &op->cfg));
-	if (at_once < 4 * tiles + 2) {
-		fprintf(stderr, "only %d clusters of 2 fit at once; the grid has %d\n", at_once,
-		        4 * tiles + 2);
-		exit(1);
-	}
-}
-
-static void tl_launch(tl_op *op)
-{
-	const int64_t count = op->p.m * op->p.n;
-	CHECK(cudaMemsetAsync(op->p.sums, 0, (size_t)count * 4));
-	void *args[] = {&op->map_a, &op->map_b, &op->map_c, &op->p};
-	CHECK(cudaLaunchKernelExC(&op->cfg, op->func, args));
-	if (op->p.bf16)
-		round_launch(op->p.sums, count, op->out);
 }
 
 template <int BN> static void run(int64_t N, int64_t T, int rounds, const diag_gpu &gpu)
@@ -200,7 +159,8 @@ template <int BN> static void run(int64_t N, int64_t T, int rounds, const diag_g
 	char config[64];
 	snprintf(config, sizeof(config), ", %d pairs + 2 on the last %d K-blocks", 4 * o32.p.tiles,
 	         o32.p.tail);
-	seg_compare(&b, BN, "tail", config, [&] { tl_launch(&o32); }, [&] { tl_launch(&o16); },
+	seg_compare(&b, BN, "tail", config, [&] { seg_pair_launch(&o32.o, &o32.p, 0); },
+	            [&] { seg_pair_launch(&o16.o, &o16.p, 0); },
 	            rounds, false);
 	seg_close(&b);
 }
