@@ -282,14 +282,22 @@ static void put_caption(FILE *out, const json_t *doc)
 	char driver[32];
 	version_text(dev, "driver_version", driver, sizeof(driver));
 	double flush_mib = get_num(meta, "flush_bytes") / 1048576.0;
+	/* files made before memsets and copies counted have no span_of: their spans are the
+	 * kernels' */
+	const char *span_of = str_or(meta, "span_of", "");
+	char span[160];
+	if (span_of[0])
+		snprintf(span, sizeof(span), "first start to last end of its %s", span_of);
+	else
+		snprintf(span, sizeof(span), "first kernel start to last kernel end");
 	fprintf(
 	    out,
 	    "# gemmq bench: protocol `%s`\n\n"
 	    "%s (%s), driver CUDA %s, cuBLASLt %lld; gemmq %s (git %s); protocol sha256 "
 	    "%.12s. Each program is captured once into a CUDA graph and replayed: %lld warm-up "
 	    "replays, then %lld timed ones, each after an L2 flush of %.1f MiB (memset, outside "
-	    "the timed launches). Latency is the CUPTI span of a replay (first kernel start to "
-	    "last kernel end), median and min..max over the timed replays, in µs. Floor = (bytes "
+	    "the timed launches). Latency is the CUPTI span of a replay (%s), median and "
+	    "min..max over the timed replays, in µs. Floor = (bytes "
 	    "of A + B + the output) / %.0f GB/s.%s\n\n",
 	    str_or(proto, "name", "?"), str_or(dev, "name", "?"), str_or(dev, "arch", "?"), driver,
 	    (long long)json_integer_value(json_object_get(dev, "cublaslt_version")),
@@ -297,7 +305,7 @@ static void put_caption(FILE *out, const json_t *doc)
 	    str_or(proto, "sha256", "?"),
 	    (long long)json_integer_value(json_object_get(meta, "warmup")),
 	    (long long)json_integer_value(json_object_get(meta, "iterations")),
-	    isfinite(flush_mib) ? flush_mib : 0.0, get_num(meta, "bandwidth_gbps"),
+	    isfinite(flush_mib) ? flush_mib : 0.0, span, get_num(meta, "bandwidth_gbps"),
 	    json_is_false(json_object_get(meta, "complete")) ? " **Incomplete run.**" : "");
 }
 

@@ -6,7 +6,7 @@
  * shared by the programs; per program: open, supports, prepare, capture one launch into a CUDA
  * graph on a non-blocking stream, `warmup` replays, then `iterations` times {L2 flush, sync,
  * push id, cudaGraphLaunch, pop id}; collect the CUPTI trace; the samples are the spans of the
- * ids (first kernel start to last kernel end), kept in the JSON (samples_ns) for the two
+ * ids (first start to last end of their kernels, memsets and copies), kept in the JSON (samples_ns) for the two
  * programs whose ratio the Markdown puts an interval on. With --sm-clock, a stamp (smclock.h)
  * before the push and after the pop of each timed replay gives the SM clock over it, outside
  * the span. A program that declines the point is recorded as unsupported with its reason, one
@@ -347,7 +347,7 @@ static json_t *meta_json(const bench_ctx *c, const gq_run_meta *m, int complete)
 	char finished[32];
 	gq_results_now(finished);
 	return json_pack("{s:s, s:s, s:s, s:o, s:{s:s, s:s, s:s}, s:s, s:s, s:b, s:f, s:i, s:i, "
-	                 "s:I, s:f, s:f, s:s, s:s, s:b}",
+	                 "s:I, s:f, s:f, s:s, s:s, s:s, s:b}",
 	                 "gemmq_version", GQ_VERSION, "git_sha", GQ_GIT_SHA, "command", "bench",
 	                 "argv", argv, "protocol", "name", c->proto->name, "source",
 	                 c->proto->source, "sha256", c->proto->sha256, "started", m->started,
@@ -355,7 +355,8 @@ static json_t *meta_json(const bench_ctx *c, const gq_run_meta *m, int complete)
 	                 gq_cli_now() - m->started_monotonic, "iterations", c->iterations, "warmup",
 	                 c->warmup, "flush_bytes", (json_int_t)c->flush.bytes, "flush_l2_factor",
 	                 c->proto->timing.flush_l2_factor, "bandwidth_gbps", c->gbps, "mode",
-	                 "graph", "cupti", gq_cupti_timer_note(), "sm_clock", c->sm_clock);
+	                 "graph", "cupti", gq_cupti_timer_note(), "span_of", GQ_CUPTI_SPAN_OF,
+	                 "sm_clock", c->sm_clock);
 }
 
 /* Write the Markdown of doc (accuracy: NULL or an accuracy results document) to path

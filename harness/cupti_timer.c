@@ -357,9 +357,12 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
 	*max_records = 0;
 }
 
-/* Store one record in session.pending (lock held). Only our kinds matter: kernel records (the
- * CUDA 13.0–13.1 struct is CUpti_ActivityKernel10; the fields read here sit at the same offsets
- * in every kernel record version since 5) and external-correlation records of our kind. */
+/* Store one record in session.pending (lock held). Only our kinds matter: the GPU work of an
+ * iteration — kernel records (the CUDA 13.0–13.1 struct is CUpti_ActivityKernel10; the fields
+ * read here sit at the same offsets in every kernel record version since 5), memsets
+ * (CUpti_ActivityMemset4) and copies (CUpti_ActivityMemcpy6), all kept as the trace's kernels —
+ * and external-correlation records of our kind. A memset or copy carries the correlation id of
+ * the driver call that issued it, or of the graph launch whose node it is. */
 static void take_record(const CUpti_Activity *rec)
 {
 	gq_status s = GQ_OK;
@@ -368,6 +371,14 @@ static void take_record(const CUpti_Activity *rec)
 		const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
 		s = gq_trace_add_kernel(&session.pending, k->correlationId, k->start, k->end,
 		                        k->graphId, NULL);
+	} else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
+		const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)rec;
+		s = gq_trace_add_kernel(&session.pending, m->correlationId, m->start, m->end,
+		                        m->graphId, NULL);
+	} else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
+		const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)rec;
+		s = gq_trace_add_kernel(&session.pending, m->correlationId, m->start, m->end,
+		                        m->graphId, NULL);
 	} else if (rec->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
 		const CUpti_ActivityExternalCorrelation *x =
 		    (const CUpti_ActivityExternalCorrelation *)rec;
@@ -412,10 +423,12 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 	pthread_mutex_unlock(&session.lock);
 }
 
-/* Turn off every callback id of one API domain whose name lacks "Launch", so that with the
- * domain's activity kind on only launch calls are traced: cudaLaunchKernel*,
- * cudaLaunchKernelExC*, cudaGraphLaunch*, __cudaLaunchKernel*, cuLaunch*, cuLaunchKernelEx*,
- * cuGraphLaunch*, .... *launches receives how many launch ids stay on. */
+/* Turn off every callback id of one API domain whose name names no work for the GPU, so that
+ * with the domain's activity kind on only the calls that start work are traced: launches
+ * (cudaLaunchKernel*, cudaLaunchKernelExC*, cudaGraphLaunch*, __cudaLaunchKernel*, cuLaunch*,
+ * cuLaunchKernelEx*, cuGraphLaunch*, ...), memsets (cudaMemset*, cuMemsetD*) and copies
+ * (cudaMemcpy*, cuMemcpy*): an op's memset or copy is joined to its iteration through its own
+ * call's record. *launches receives how many of these ids stay on. */
 static gq_status keep_launch_apis(CUpti_CallbackDomain domain, uint32_t ids, int *launches,
                                   gq_error *err)
 {
@@ -424,7 +437,7 @@ static gq_status keep_launch_apis(CUpti_CallbackDomain domain, uint32_t ids, int
 		const char *name = NULL;
 		if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS || !name)
 			continue;
-		if (strstr(name, "Launch")) {
+		if (strstr(name, "Launch") || strstr(name, "Memset") || strstr(name, "Memcpy")) {
 			(*launches)++;
 			continue;
 		}
@@ -466,6 +479,8 @@ gq_status gq_cupti_timer_init(size_t buffer_bytes, gq_error *err)
 		return GQ_OK;
 	GQ_CUPTI_CHECK(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), err);
 	GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), err);
+	GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), err);
+	GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), err);
 	GQ_CUPTI_CHECK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION), err);
 	gq_status s = trace_all_apis(err);
 	if (s != GQ_OK)
@@ -482,7 +497,8 @@ gq_status gq_cupti_timer_init(size_t buffer_bytes, gq_error *err)
 	if (s == GQ_OK && runtime > 0 && driver > 0) {
 		session.apis = APIS_LAUNCH;
 		snprintf(session.note, sizeof(session.note),
-		         "API tracing: launch calls only (%d runtime and %d driver callback ids)",
+		         "API tracing: launch, memset and copy calls only (%d runtime and %d driver "
+		         "callback ids)",
 		         runtime, driver);
 	} else {
 		session.apis = APIS_ALL;
@@ -554,22 +570,36 @@ gq_status gq_cupti_timer_collect(gq_trace *out, gq_error *err)
 	return gq_trace_resolve(out, err);
 }
 
-/* One probe: an empty spin kernel launched eagerly under one id and a graph of one under the
- * next, collected apart. 1 when each id holds exactly its one kernel; 0 with what was seen in
- * why; -1 when CUDA or CUPTI failed (err). */
+/* The probe's memset: 1 MiB, enough to show as a record of its own. */
+#define GQ_CUPTI_PROBE_BYTES ((size_t)1 << 20)
+
+/* The probe's launches: a memset of buf, then an empty spin kernel. */
+static cudaError_t probe_work(void *buf, cudaStream_t stream)
+{
+	cudaError_t c = cudaMemsetAsync(buf, 0, GQ_CUPTI_PROBE_BYTES, stream);
+	return c != cudaSuccess ? c : (cudaError_t)gq_spin_launch(0, stream);
+}
+
+/* One probe: a memset and an empty spin kernel issued eagerly under one id, and a graph of the
+ * same replayed under the next, collected apart. 1 when each id holds exactly its two records
+ * (the memset and the kernel); 0 with what was seen in why; -1 when CUDA or CUPTI failed
+ * (err). */
 static int probe(cudaStream_t stream, uint64_t first_id, char *why, size_t why_size, gq_error *err)
 {
 	gq_trace t;
 	gq_trace_init(&t);
 	cudaGraph_t g = NULL;
 	cudaGraphExec_t exec = NULL;
+	void *buf = NULL;
 	int result = -1;
-	cudaError_t c = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+	cudaError_t c = cudaMalloc(&buf, GQ_CUPTI_PROBE_BYTES);
+	if (c == cudaSuccess)
+		c = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
 	if (c == cudaSuccess) {
-		int r = gq_spin_launch(0, stream);
+		cudaError_t r = probe_work(buf, stream);
 		c = cudaStreamEndCapture(stream, &g);
 		if (c == cudaSuccess)
-			c = (cudaError_t)r;
+			c = r;
 	}
 	if (c == cudaSuccess)
 		c = cudaGraphInstantiate(&exec, g, 0);
@@ -582,7 +612,7 @@ static int probe(cudaStream_t stream, uint64_t first_id, char *why, size_t why_s
 	}
 	if (gq_cupti_timer_push(first_id, err) != GQ_OK)
 		goto done;
-	c = (cudaError_t)gq_spin_launch(0, stream);
+	c = probe_work(buf, stream);
 	if (gq_cupti_timer_pop(first_id, err) != GQ_OK)
 		goto done;
 	if (c == cudaSuccess && gq_cupti_timer_push(first_id + 1, err) == GQ_OK) {
@@ -600,18 +630,21 @@ static int probe(cudaStream_t stream, uint64_t first_id, char *why, size_t why_s
 	const gq_interval *iv = NULL;
 	int eager = gq_trace_lookup(&t, first_id, &iv, NULL);
 	int graph = gq_trace_lookup(&t, first_id + 1, &iv, NULL);
-	result = eager == 1 && graph == 1;
+	result = eager == 2 && graph == 2;
 	char a[600], b[600];
 	gq_trace_describe(&t, first_id, a, sizeof(a));
 	gq_trace_describe(&t, first_id + 1, b, sizeof(b));
 	snprintf(why, why_size,
-	         "eager launch: %d kernel(s) [%.520s]; graph launch: %d kernel(s) [%.520s]", eager,
-	         a, graph, b);
+	         "eager memset and kernel: %d record(s) [%.520s]; graph of both: %d record(s) "
+	         "[%.520s]",
+	         eager, a, graph, b);
 done:
 	if (exec)
 		(void)cudaGraphExecDestroy(exec);
 	if (g)
 		(void)cudaGraphDestroy(g);
+	if (buf)
+		(void)cudaFree(buf);
 	gq_trace_free(&t);
 	return result;
 }
@@ -631,7 +664,8 @@ gq_status gq_cupti_timer_verify(void *stream, gq_error *err)
 	if (r == 1) {
 		session.verified = 1;
 		snprintf(session.note + used, sizeof(session.note) - used,
-		         "; verified: an eager and a graph launch each joined their kernel");
+		         "; verified: an eager and a graph launch each joined their memset and "
+		         "kernel");
 		return GQ_OK;
 	}
 	if (session.apis == APIS_LAUNCH) {
@@ -646,15 +680,17 @@ gq_status gq_cupti_timer_verify(void *stream, gq_error *err)
 			session.verified = 1;
 			snprintf(
 			    session.note, sizeof(session.note),
-			    "API tracing: every call (with launch calls only, kernels were not "
-			    "joined to their ids: %.900s); verified with every call traced",
+			    "API tracing: every call (with launch, memset and copy calls only, the "
+			    "records were not joined to their ids: %.900s); verified with every "
+			    "call traced",
 			    first);
 			return GQ_OK;
 		}
 	}
 	session.verified = -1;
 	return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE,
-	                    "CUPTI does not join kernels to external correlation ids here "
+	                    "CUPTI does not join kernels and memsets to external correlation "
+	                    "ids here "
 	                    "(%s): %s%s%s",
 	                    session.note, first, second[0] ? "; with every API call traced: " : "",
 	                    second);

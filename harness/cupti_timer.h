@@ -8,21 +8,27 @@
  *               records: the launch API call with that correlation id was made while the external
  *               id was pushed;
  *      kernels: (correlation id, start, end, graph id), from CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
- *               records: the correlation id is the one of the launch API call, so every kernel of
- *               one cudaGraphLaunch shares the graph launch's id.
+ *               records, and likewise the op's memsets and copies (CUPTI_ACTIVITY_KIND_MEMSET,
+ *               _MEMCPY): the GPU work of an iteration. The correlation id is the one of the API
+ *               call that issued it, so every kernel, memset and copy of one cudaGraphLaunch
+ *               shares the graph launch's id.
  *    gq_trace_resolve joins them; gq_trace_lookup then gives each external id's kernel intervals.
  *    The tests feed it synthetic records.
  *
  * 2. The session (one per process): CUPTI set up once, before any cuBLAS handle or CUDA graph is
  *    created (a session attached later can miss or mis-correlate graph kernels), best before the
  *    CUDA context, never torn down. It enables CONCURRENT_KERNEL (the plain KERNEL kind
- *    serializes kernels), EXTERNAL_CORRELATION and the RUNTIME and DRIVER kinds, then turns off
- *    every API callback id whose name lacks "Launch" (kernel launches, cuBLASLt's driver
- *    launches, graph launches stay), because an external-correlation record is emitted only for
- *    an API call recorded under an enabled kind, and tracing every call lengthens eager launches.
- *    (Enabling the launch ids alone, kinds off, gave kernels but no links on the H200.)
- *    gq_cupti_timer_verify then proves, once, that an eager and a graph launch each join their
- *    kernel, and falls back to tracing every call when they do not. An iteration is
+ *    serializes kernels), MEMSET, MEMCPY, EXTERNAL_CORRELATION and the RUNTIME and DRIVER kinds,
+ *    then turns off every API callback id whose name has none of "Launch", "Memset" and
+ *    "Memcpy" (kernel launches, cuBLASLt's driver launches, graph launches, memsets and copies
+ *    stay), because an external-correlation record is emitted only for an API call recorded
+ *    under an enabled kind, and tracing every call lengthens eager launches. (Enabling the
+ *    launch ids alone, kinds off, gave kernels but no links on the H200.) An op's memset counts
+ *    in its span like a kernel: a program that zeroes its output with cudaMemsetAsync pays for
+ *    it as one that zeroes it in a kernel does. gq_cupti_timer_verify then proves, once, that an
+ *    eager and a graph launch of a memset and a kernel each join both, and falls back to tracing
+ *    every call when they do not. The L2 flush before an iteration is a memset outside its
+ *    tagged launches: it joins no id. An iteration is
  *        gq_cupti_timer_push(id); <launches>; gq_cupti_timer_pop(id);
  *    and gq_cupti_timer_collect syncs the device, flushes CUPTI and hands over everything recorded
  *    since the previous collect.
@@ -41,7 +47,10 @@
 extern "C" {
 #endif
 
-/* One kernel's execution, [start, end) in ns. */
+/* What an iteration's span covers on a GPU (results files: "span_of"). */
+#define GQ_CUPTI_SPAN_OF "kernels, memsets and copies"
+
+/* One kernel's (memset's, copy's) execution, [start, end) in ns. */
 typedef struct gq_interval {
 	uint64_t start, end;
 } gq_interval;
@@ -142,9 +151,10 @@ gq_status gq_cupti_timer_init(size_t buffer_bytes, gq_error *err);
 /* 1 after a successful gq_cupti_timer_init. */
 int gq_cupti_timer_active(void);
 
-/* Prove once per process that kernels join their external ids: push an id around an eager
- * launch of an empty kernel and another around a graph replay of one, on stream (a
- * cudaStream_t of the current device), collect, and check each id holds exactly one kernel.
+/* Prove once per process that kernels and memsets join their external ids: push an id around
+ * an eager memset and launch of an empty kernel and another around a graph replay of the same,
+ * on stream (a cudaStream_t of the current device), collect, and check each id holds exactly
+ * its two records.
  * When they do not with launch calls only, trace every API call and probe again. GQ_ERR_DEVICE
  * with both probes' findings (gq_trace_describe) when no setting joins. Call it before timing
  * anything: it consumes the records pending. Later calls return at once. */

@@ -165,9 +165,10 @@ typedef struct gq_timing_series {
 	                   * says why); GQ_ERR_DEVICE, GQ_ERR_INTERNAL: failed */
 	char message[1024];
 	char programs[320]; /* the step's launches: "fwd=cublas:default dgrad=..." */
-	int kernels;        /* kernels per iteration */
+	int kernels;        /* kernels (memsets and copies included) per iteration */
 	int count;          /* samples */
-	double *span_ns;    /* count values: last kernel end − first kernel start, ns */
+	double *span_ns;    /* count values: last end − first start of the kernels, memsets and
+	                     * copies, ns */
 	double *busy_ns;    /* count values: union of the kernel intervals, ns */
 	gq_clock_sample clock_before, clock_after; /* around the run that timed it */
 } gq_timing_series;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cupti_timer.h"
+
 gq_status gq_timing_data_init(gq_timing_data *d, const gq_protocol *proto, int host, gq_error *err)
 {
 	memset(d, 0, sizeof(*d));
@@ -373,8 +375,10 @@ static json_t *method_json(const gq_timing_data *d, const gq_stats_bootstrap *bo
 	    json_string(d->host ? "median over processes of the per-process medians of the "
 	                          "CLOCK_MONOTONIC span of an iteration's launches, ns"
 	                        : "median over processes of the per-process medians of the CUPTI "
-	                          "span of an iteration (first kernel start to last kernel end), "
-	                          "ns"));
+	                          "span of an iteration (first start to last end of its "
+	                          GQ_CUPTI_SPAN_OF "), ns"));
+	if (!d->host)
+		json_object_set_new(o, "span_of", json_string(GQ_CUPTI_SPAN_OF));
 	json_object_set_new(o, "speedup", json_string("baseline / new: > 1 means new is faster"));
 	json_t *b = json_object();
 	json_object_set_new(

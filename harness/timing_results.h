@@ -2,8 +2,8 @@
  * (point, process), the statistics over processes (stats.h), and the results file's "timing"
  * section.
  *
- * A value is the median over processes of the per-process medians of the span (first kernel
- * start to last kernel end of an iteration). A process that crashed, timed out or stopped on a
+ * A value is the median over processes of the per-process medians of the span (first start to
+ * last end of an iteration's kernels, memsets and copies). A process that crashed, timed out or stopped on a
  * device error at a point leaves that point's cell in error with the reason; the point is then
  * `error`, and its figures come from the processes that measured it (if any). Speedups are
  * baseline / new with a 95 % bootstrap interval over the processes that measured both arms

@@ -35,6 +35,19 @@ golden() { # golden NAME ARGS...: gemmq ARGS must print tests/golden/NAME exactl
 
 golden table-h200-k1.md table h200-k1.json h200-k1-fp32-b.json
 golden table-h200-k1.tsv table --format tsv h200-k1.json h200-k1-fp32-b.json
+
+# The caption says what the spans cover: the fixtures were made when they were the kernels'
+# (no span_of in the method); a file that names span_of says so instead.
+sed 's/"speedup":"baseline/"span_of":"kernels, memsets and copies","speedup":"baseline/' \
+  h200-k1.json > "$tmp/h200-k1-span.json"
+"$gemmq" table "$tmp/h200-k1-span.json" > "$tmp/span.md" 2>&1
+want='CUPTI span (first start to last end of its kernels, memsets and copies)'
+if grep -qF "$want" "$tmp/span.md" && ! grep -qF 'first kernel start' "$tmp/span.md" &&
+   grep -qF 'CUPTI span (first kernel start to last kernel end)' "$golden/table-h200-k1.md"; then
+  echo "ok: the table's caption follows the method's span_of"
+else
+  say_fail "the table's caption does not follow span_of:"; grep -F 'CUPTI span' "$tmp/span.md"
+fi
 golden plan-h200-k1.json plan h200-k1.json
 golden plan-h200-k1.c plan --format c h200-k1.json
 

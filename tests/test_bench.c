@@ -316,6 +316,17 @@ static void test_markdown(void)
 		CHECK_MSG(strstr(md, want[i]) != NULL, "missing '%s' in:\n%s", want[i], md);
 	CHECK(strstr(md, "Incomplete") == NULL);
 	CHECK(strstr(md, "accura") == NULL); /* no accuracy results, no accuracy */
+	/* a file without span_of was made when spans were the kernels' */
+	CHECK_MSG(strstr(md, "span of a replay (first kernel start to last kernel end)") != NULL,
+	          "no kernels-only span in:\n%.600s", md);
+	free(md);
+	json_object_set_new(json_object_get(doc, "meta"), "span_of",
+	                    json_string("kernels, memsets and copies"));
+	md = render(doc, &rc);
+	CHECK_MSG(strstr(md, "span of a replay (first start to last end of its kernels, memsets "
+	                     "and copies)") != NULL,
+	          "no span_of in:\n%.600s", md);
+	CHECK(strstr(md, "first kernel start") == NULL);
 	/* Every row of the second table: 8 programs of one point. */
 	int rows = 0;
 	for (const char *p = strstr(md, "## Every program"); p && (p = strstr(p, "\n| wgrad")); p++)

@@ -250,6 +250,22 @@ int main(void)
 	          json_object_get(json_object_get(band, "at_least_10us"), "count")) == 2);
 	CHECK(json_integer_value(
 	          json_object_get(json_object_get(band, "op_at_least_10us"), "count")) == 2);
+	/* the host clock's method names no CUPTI span; the GPU's says what its spans cover */
+	json_t *method = json_object_get(t, "method");
+	CHECK(json_object_get(method, "span_of") == NULL);
+	CHECK(strstr(json_string_value(json_object_get(method, "value")), "CLOCK_MONOTONIC"));
+	d.host = 0;
+	json_t *gpu = gq_timing_results_json(&d, NULL);
+	json_t *gpu_method = json_object_get(gpu, "method");
+	CHECK(strcmp(json_string_value(json_object_get(gpu, "backend")), "cupti") == 0);
+	CHECK_MSG(json_string_value(json_object_get(gpu_method, "span_of")) &&
+	              !strcmp(json_string_value(json_object_get(gpu_method, "span_of")),
+	                      "kernels, memsets and copies"),
+	          "span_of: %s", json_string_value(json_object_get(gpu_method, "span_of")));
+	CHECK(strstr(json_string_value(json_object_get(gpu_method, "value")),
+	             "first start to last end of its kernels, memsets and copies"));
+	json_decref(gpu);
+	d.host = 1;
 	json_t *sum = json_object_get(t, "summary");
 	CHECK(json_integer_value(json_object_get(sum, "points_ok")) == 1 &&
 	      json_integer_value(json_object_get(sum, "points_error")) == 1 &&

@@ -1,7 +1,7 @@
 /* test_gpu_timing.c (label gpu): the CUPTI timer against kernels of designed duration.
  *
- * 0. The session's probe (gq_cupti_timer_verify) joins an eager and a graph launch; its note says
- *    how API calls are traced.
+ * 0. The session's probe (gq_cupti_timer_verify) joins the memset and the kernel of an eager and
+ *    of a graph launch; its note says how API calls are traced.
  * 1. The spin kernel (harness/spin.cu) of 50 µs and of 200 µs, timed as the engine times an
  *    iteration (L2 flush, stream sync, external id pushed around the launch), in graph and eager
  *    mode: every iteration shows exactly one kernel, span = busy, the median span lies within
@@ -16,7 +16,12 @@
  *    of the heuristic's top 8 reduce in a second kernel): the first algorithm launching ≥ 2
  *    kernels per iteration; its span covers them all: span > the longest kernel, span ≥ busy, in
  *    both modes.
- * 4. The SM clock over a stretch of stream work (harness/smclock.cu, `gemmq bench --sm-clock`):
+ * 4. An op's memset and copy count in its span as its kernels do: a memset of 64 MiB, a copy of
+ *    16 MiB (device to device) and a 50 µs spin as one iteration show three records, in that
+ *    order of start, in both modes; the memset and the copy each last 1 to 40 µs, and the span
+ *    exceeds the spin's own duration by at least half of theirs (CUPTI's intervals of a
+ *    graph's memset and copy nodes overlap the next node's by a few hundred ns).
+ * 5. The SM clock over a stretch of stream work (harness/smclock.cu, `gemmq bench --sm-clock`):
  *    stamps around a 200 µs spin, ten times: the stamps' %globaltimer readings lie at least the
  *    design apart, and the median clock lies between a quarter of the device's maximum and 5 %
  *    above it; a slot that no stamp filled gives no clock; a stamp into a slot out of range is
@@ -270,6 +275,78 @@ static int launch_lt(void *user, cudaStream_t s, char *msg, size_t msg_size)
 	return c->prog->launch(c->inst, &c->io, s, msg, msg_size);
 }
 
+/* A memset, a copy and a spin: the launches of an op that zeroes and moves memory besides its
+ * kernel. */
+typedef struct mem_op {
+	void *a, *b;
+	size_t set_bytes, copy_bytes;
+	spins sp;
+} mem_op;
+
+static int launch_mem_op(void *user, cudaStream_t s, char *msg, size_t msg_size)
+{
+	mem_op *op = user;
+	cudaError_t c = cudaMemsetAsync(op->a, 0, op->set_bytes, s);
+	if (c == cudaSuccess)
+		c = cudaMemcpyAsync(op->b, op->a, op->copy_bytes, cudaMemcpyDeviceToDevice, s);
+	if (c != cudaSuccess) {
+		snprintf(msg, msg_size, "memset or copy: %s", cudaGetErrorString(c));
+		return (int)c;
+	}
+	return launch_spins(&op->sp, s, msg, msg_size);
+}
+
+static void test_memset_copy(void)
+{
+	const char *what = "memset 64 MiB + copy 16 MiB + spin 50 us";
+	mem_op op = {NULL, NULL, (size_t)64 << 20, (size_t)16 << 20, {1, {50000, 0}, elapsed_buffer}};
+	CHECK(cudaMalloc(&op.a, op.set_bytes) == cudaSuccess);
+	CHECK(cudaMalloc(&op.b, op.copy_bytes) == cudaSuccess);
+	if (!op.a || !op.b)
+		return;
+	for (int graph = 1; graph >= 0; graph--) {
+		samples s;
+		if (measure(what, launch_mem_op, &op, &op.sp, graph, ITERATIONS, &s) != 0)
+			continue;
+		const char *mode = graph ? "graph" : "eager";
+		double set_ns[ITERATIONS], copy_ns[ITERATIONS];
+		int n = 0;
+		for (int i = 0; i < s.n; i++) {
+			CHECK_MSG(s.kernels[i] == 3, "%s %s: iteration %d: %d records, want 3", what,
+			          mode, i, s.kernels[i]);
+			if (s.kernels[i] != 3)
+				continue;
+			const gq_interval *iv = s.iv[i];
+			double d[3];
+			for (int k = 0; k < 3; k++)
+				d[k] = (double)(iv[k].end - iv[k].start);
+			/* by start: the memset, the copy, the spin (the only one of ≥ 50 µs). CUPTI's
+			 * intervals of a graph's memset and copy nodes may overlap the next node's by
+			 * a few hundred ns, so no order of ends is asserted. */
+			CHECK_MSG(d[0] >= 1000 && d[1] >= 1000 && d[0] < 40000 && d[1] < 40000 &&
+			              d[2] >= 50000,
+			          "%s %s: iteration %d: records of %.0f, %.0f and %.0f ns", what,
+			          mode, i, d[0], d[1], d[2]);
+			/* the memset and the copy lengthen the span: without them it would be the
+			 * spin's alone */
+			CHECK_MSG(s.span[i] >= (double)s.own[i][0] + 0.5 * (d[0] + d[1]),
+			          "%s %s: iteration %d: span %.0f ns, the spin's own %lld ns, the "
+			          "memset %.0f and the copy %.0f",
+			          what, mode, i, s.span[i], (long long)s.own[i][0], d[0], d[1]);
+			CHECK(s.span[i] >= s.busy[i]);
+			set_ns[n] = d[0];
+			copy_ns[n] = d[1];
+			n++;
+		}
+		if (n > 0)
+			printf("%-44s %-5s the memset took %.3f us, the copy %.3f us (medians)\n",
+			       what, mode, 1e-3 * gq_stats_median(set_ns, n),
+			       1e-3 * gq_stats_median(copy_ns, n));
+	}
+	cudaFree(op.a);
+	cudaFree(op.b);
+}
+
 static void test_split_k(void)
 {
 	/* wgrad dW[32, 4096] = gᵀ·x, K = T = 16384: A = g stored [K, M], B = x stored [K, N]. */
@@ -443,6 +520,7 @@ int main(void)
 	test_spin(200000);
 	test_two_spins();
 	test_split_k();
+	test_memset_copy();
 	test_sm_clock();
 
 	cudaFree(elapsed_buffer);
