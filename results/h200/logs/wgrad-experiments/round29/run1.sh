@@ -10,17 +10,7 @@
 #    replays (mb-N.json, mb-N.md, mb-N.log).
 # Every step's exit status and seconds go to runs.txt; everything is packed into $OUT/all.tgz
 # (the device returns only a few files a call).
-set -u
-o=/tmp/o29; rm -rf $o; mkdir -p $o
-tar xJf build-exp/r29.txz
-mkdir -p build/tests
-cp build-exp/r29/gemmq build/
-cp build-exp/r29/gpu_test_gpu_* build/tests/
-q="--query-gpu=index,name,serial,uuid,temperature.gpu,power.draw,clocks.sm,clocks.mem --format=csv"
-nvidia-smi $q > $o/gpu.txt
-step() { local n=$1 t=$2 f=$3 s; shift 3; s=$(date +%s)
-  timeout "$t" "$@" > "$f" 2>&1
-  echo "$n rc=$? $(( $(date +%s) - s )) s" | tee -a $o/runs.txt; }
+. results/h200/logs/wgrad-experiments/round29/start.sh r29
 for t in kernels programs det_processes reference timing timing_engine time_fault cupti_late bench; do
   (cd build && step gpu_test_gpu_$t 200 $o/gpu_test_gpu_$t.log tests/gpu_test_gpu_$t)
 done
@@ -33,4 +23,4 @@ done
 nvidia-smi $q | tail -n +2 >> $o/gpu.txt
 grep -h "at least as fast at" $o/mb-*.md | cut -c1-400
 cat $o/runs.txt
-tar czf $OUT/all.tgz -C /tmp o29
+pack

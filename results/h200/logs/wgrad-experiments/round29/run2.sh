@@ -8,16 +8,7 @@
 # 2. ../round23/probe-128.json (d_out 128, T = 65537) with n256:s4 and n320:s4 beside cuBLASLt's
 #    top 8, 200 timed replays: main's gemmq (o) and the new one (n), interleaved, twice each.
 # Everything is packed into $OUT/all.tgz.
-set -u
-o=/tmp/o29; rm -rf $o; mkdir -p $o
-tar xJf build-exp/r29.txz; tar xJf build-exp/r29n.txz
-mkdir -p build/tests
-cp build-exp/r29n/gemmq build/
-cp build-exp/r29n/gpu_test_gpu_* build/tests/
-nvidia-smi --query-gpu=index,name,serial,uuid,temperature.gpu,clocks.sm --format=csv > $o/gpu.txt
-step() { local n=$1 t=$2 f=$3 s; shift 3; s=$(date +%s)
-  timeout "$t" "$@" > "$f" 2>&1
-  echo "$n rc=$? $(( $(date +%s) - s )) s" | tee -a $o/runs.txt; }
+. results/h200/logs/wgrad-experiments/round29/start.sh r29n r29
 for t in timing timing_engine cupti_late bench time_fault; do
   (cd build && step gpu_test_gpu_$t 200 $o/gpu_test_gpu_$t.log tests/gpu_test_gpu_$t)
 done
@@ -31,4 +22,4 @@ for i in 1 2; do
 done
 grep -h "checks,\|CUPTI:\|memset 64" $o/gpu_test_gpu_*.log
 cat $o/runs.txt
-tar czf $OUT/all.tgz -C /tmp o29
+pack

@@ -9,25 +9,16 @@
 #    replays (programs.json, programs.md, programs.log): results/h200/programs.json;
 # 3. the main job, gemmq qualify (the embedded smoke protocol) (smoke.json, smoke.log).
 # Everything is packed into $OUT/all.tgz.
-set -u
-o=/tmp/o29; rm -rf $o; mkdir -p $o
-tar xJf build-exp/r29n.txz
-mkdir -p build/tests
-cp build-exp/r29n/gemmq build/
-cp build-exp/r29n/gpu_test_gpu_* build/tests/
-nvidia-smi --query-gpu=index,name,serial,uuid,temperature.gpu,clocks.sm --format=csv > $o/gpu.txt
-step() { local n=$1 t=$2 f=$3 s; shift 3; s=$(date +%s)
-  timeout "$t" "$@" > "$f" 2>&1
-  echo "$n rc=$? $(( $(date +%s) - s )) s" | tee -a $o/runs.txt; }
+. results/h200/logs/wgrad-experiments/round29/start.sh r29n
 for t in timing timing_engine cupti_late bench time_fault; do
   (cd build && step gpu_test_gpu_$t 100 $o/gpu_test_gpu_$t.log tests/gpu_test_gpu_$t)
 done
 grep -h "checks,\|CUPTI:\|memset 64" $o/gpu_test_gpu_*.log
-tar czf $OUT/all.tgz -C /tmp o29
+pack
 step bench 450 $o/programs.log build/gemmq bench --device 0 --iterations 200 \
   -o $o/programs.json --md $o/programs.md protocols/k1_wgrad.json
-tar czf $OUT/all.tgz -C /tmp o29
+pack
 step smoke 100 $o/smoke.log build/gemmq qualify -o $o/smoke.json
 cat $o/runs.txt
 tail -3 $o/smoke.log
-tar czf $OUT/all.tgz -C /tmp o29
+pack

@@ -12,17 +12,7 @@
 # 3. probe-zero.json with the same three split programs beside cuBLASLt's top 8, 200 timed
 #    replays, GQX_ZERO=0, 1, 2 interleaved, twice.
 # Everything is packed into $OUT/all.tgz.
-set -u
-o=/tmp/o29; rm -rf $o; mkdir -p $o
-tar xJf build-exp/r29z.txz
-mkdir -p build/tests
-cp build-exp/r29z/gemmq build/
-cp build-exp/r29z/gpu_test_gpu_kernels build/tests/
-nvidia-smi --query-gpu=index,name,serial,uuid,temperature.gpu,clocks.sm --format=csv > $o/gpu.txt
-step() { local n=$1 t=$2 f=$3 s; shift 3; s=$(date +%s)
-  timeout "$t" "$@" > "$f" 2>&1
-  echo "$n rc=$? $(( $(date +%s) - s )) s" | tee -a $o/runs.txt; }
-W=results/h200/logs/wgrad-experiments
+. results/h200/logs/wgrad-experiments/round29/start.sh r29z
 progs="-p gemmq:split:n128:s4 -p gemmq:split:n256:s4 -p gemmq:split:n320:s4"
 for z in 1 2; do
   step check-z$z 90 $o/check-z$z.log env GQX_ZERO=$z build/gemmq accuracy \
@@ -33,7 +23,7 @@ for z in 1 2; do
     tests/gpu_test_gpu_kernels)
 done
 tail -n 2 $o/check*.log; grep -h "checks," $o/gpu_test_gpu_kernels-z*.log
-tar czf $OUT/all.tgz -C /tmp o29
+pack
 for i in 1 2; do
   for z in 0 1 2; do
     step z$z-$i 90 $o/z$z-$i.log env GQX_ZERO=$z build/gemmq bench $W/round29/probe-zero.json \
@@ -41,4 +31,4 @@ for i in 1 2; do
   done
 done
 cat $o/runs.txt
-tar czf $OUT/all.tgz -C /tmp o29
+pack

@@ -9,17 +9,7 @@
 # 2. probe-zero.json with the same three split programs beside cuBLASLt's top 8, 200 timed
 #    replays, without the knob (m) and with it (k), interleaved, twice.
 # Everything is packed into $OUT/all.tgz.
-set -u
-o=/tmp/o29; rm -rf $o; mkdir -p $o
-tar xJf build-exp/r29k.txz
-mkdir -p build/tests
-cp build-exp/r29k/gemmq build/
-cp build-exp/r29k/gpu_test_gpu_kernels build/tests/
-nvidia-smi --query-gpu=index,name,serial,uuid,temperature.gpu,clocks.sm --format=csv > $o/gpu.txt
-step() { local n=$1 t=$2 f=$3 s; shift 3; s=$(date +%s)
-  timeout "$t" "$@" > "$f" 2>&1
-  echo "$n rc=$? $(( $(date +%s) - s )) s" | tee -a $o/runs.txt; }
-W=results/h200/logs/wgrad-experiments
+. results/h200/logs/wgrad-experiments/round29/start.sh r29k
 progs="-p gemmq:split:n128:s4 -p gemmq:split:n256:s4 -p gemmq:split:n320:s4"
 step check-k 90 $o/check-k.log env GQX_ZK=1 build/gemmq accuracy $W/round4/probe-check.json -q \
   $progs -o $o/check-k.json
@@ -27,7 +17,7 @@ step check65537-k 120 $o/check65537-k.log env GQX_ZK=1 build/gemmq accuracy \
   $W/round18/probe-65537.json -q $progs -o $o/check65537-k.json
 (cd build && step kernels-k 120 $o/gpu_test_gpu_kernels-k.log env GQX_ZK=1 tests/gpu_test_gpu_kernels)
 tail -qn 1 $o/check*.log; grep -h "checks," $o/gpu_test_gpu_kernels-k.log
-tar czf $OUT/all.tgz -C /tmp o29
+pack
 for i in 1 2; do
   step m-$i 90 $o/m-$i.log build/gemmq bench $W/round29/probe-zero.json $progs --iterations 200 \
     -o $o/m-$i.json --md $o/m-$i.md
@@ -35,4 +25,4 @@ for i in 1 2; do
     --iterations 200 -o $o/k-$i.json --md $o/k-$i.md
 done
 cat $o/runs.txt
-tar czf $OUT/all.tgz -C /tmp o29
+pack
