@@ -357,7 +357,8 @@ __device__ __forceinline__ void gq_wg_next_stage(int &s, uint32_t &parity, bool 
 template <int WN, int THREADS>
 __device__ __forceinline__ void gq_wg_reduce_tile(const CUtensorMap *map_c, unsigned char *smem,
                                                   int wg, size_t st_off,
-                                                  const float (&sum)[WN / 2], int col, int row)
+                                                  const float (&sum)[WN / 2], int col, int row,
+                                                  uint32_t zbar)
 {
 	const int tid = threadIdx.x, warp = (tid % 128) / 32, lane = tid & 31;
 	gq_wg_consumers_sync(THREADS); /* every warpgroup is done with the ring */
@@ -374,6 +375,10 @@ __device__ __forceinline__ void gq_wg_reduce_tile(const CUtensorMap *map_c, unsi
 	asm volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");  /* the warpgroup's stores */
 	if (tid % 128 != 0)
 		return;
+	if (zbar) { /* the sums zeroed in this kernel (gq_wg_zero_block): seen by the producer */
+		gq_wg_bar_wait(zbar, 0);
+		asm volatile("fence.proxy.async.global;" ::: "memory");
+	}
 #pragma unroll
 	for (int b = 0; b < WN / 32; b++)
 		asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group"
@@ -584,6 +589,31 @@ __device__ __forceinline__ void gq_wg_ring_init(unsigned char *smem, uint64_t *f
 	}
 }
 
+/* Split 0's consumer warpgroup wg zeroes its rows × cols block of the sums at (r0, c0) (ld n),
+ * then counts it zeroed (release) in zeroed, for the other splits' producers to see. */
+__device__ __forceinline__ void gq_wg_zero_block(float *sums, int64_t n, int64_t r0, int64_t c0,
+                                                 int rows, int cols, int wg,
+                                                 unsigned long long *zeroed)
+{
+	const int t = threadIdx.x % 128;
+	if (rows > 0 && cols > 0) {
+		if ((n & 3) == 0) {
+			const int q4 = cols / 4;
+			for (int e = t; e < rows * q4; e += 128)
+				*reinterpret_cast<float4 *>(sums + (r0 + e / q4) * n + c0 + 4 * (e % q4)) =
+				    make_float4(0.f, 0.f, 0.f, 0.f);
+		} else {
+			for (int e = t; e < rows * cols; e += 128)
+				sums[(r0 + e / cols) * n + c0 + e % cols] = 0.f;
+		}
+	}
+	asm volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");
+	if (t == 0) {
+		__threadfence();
+		asm volatile("red.release.gpu.global.add.u64 [%0], 1;" ::"l"(zeroed) : "memory");
+	}
+}
+
 /* Consumer warpgroup wg of gq_wg_kernel, WN columns wide: rows [64·wm, 64·wm + 64) and the WN
  * columns from col = C::WN·wn of the CTA's tile (m0, n0) (wm = wg / C::WG_N, wn = wg % C::WG_N;
  * every warpgroup but the 64×320 tile's last is C::WN wide), over its nkb K-blocks, then its
@@ -592,12 +622,21 @@ __device__ __forceinline__ void gq_wg_ring_init(unsigned char *smem, uint64_t *f
 template <int BM, int BN, int CL, int WN>
 __device__ __forceinline__ void gq_wg_consumer(const CUtensorMap *map_c, const gq_wg_params &p,
                                                unsigned char *smem, uint64_t *full,
-                                               uint64_t *empty, int nkb, int m0, int n0, int wg,
-                                               int tid)
+                                               uint64_t *empty, uint64_t *zbar, int nkb, int m0,
+                                               int n0, int wg, int tid)
 {
 	using C = gq_wg_cfg<BM, BN>;
 	const int wm = wg / C::WG_N, col = C::WN * (wg % C::WG_N);
 	const size_t st_off = (size_t)wg * 64 * C::WN * 4;
+	if (p.zero_in_kernel && blockIdx.z == 0) {
+		const int64_t tiles = (int64_t)gridDim.x * gridDim.y,
+		              tile = (int64_t)blockIdx.y * gridDim.x + blockIdx.x;
+		const int64_t r0 = (int64_t)m0 + 64 * wm, c0 = (int64_t)n0 + col;
+		gq_wg_zero_block(p.ws, p.n, r0, c0, (int)min((int64_t)64, p.m - r0),
+		                 (int)min((int64_t)WN, p.n - c0), wg,
+		                 reinterpret_cast<unsigned long long *>(p.zsync) + tiles +
+		                     tile * C::CONSUMERS + wg);
+	}
 	float acc[WN / 2], sum[WN / 2];
 #pragma unroll
 	for (int i = 0; i < WN / 2; i++)
@@ -618,7 +657,9 @@ __device__ __forceinline__ void gq_wg_consumer(const CUtensorMap *map_c, const g
 	const int64_t col0 = (int64_t)n0 + col + 2 * (lane % 4);
 	if (p.mode == GQ_MMA_ATOMIC) {
 		gq_wg_reduce_tile<WN, C::CONSUMERS * 128>(map_c, smem, wg, st_off, sum, n0 + col,
-		                                          m0 + 64 * wm);
+		                                          m0 + 64 * wm,
+		                                          p.zero_in_kernel ? gq_wg_smem_addr(zbar)
+		                                                           : 0u);
 		return;
 	}
 	gq_wg_store_sums<WN>(sum, p.mode == GQ_MMA_SLICES, p.ws + (int64_t)blockIdx.z * p.m * p.n,
@@ -641,11 +682,13 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	                   CL == 2),
 	              "the shared copies compiled");
 	extern __shared__ unsigned char gq_wg_smem_raw[];
-	__shared__ __align__(8) uint64_t full[C::STAGES], empty[C::STAGES];
+	__shared__ __align__(8) uint64_t full[C::STAGES], empty[C::STAGES], zbar;
 	unsigned char *smem = reinterpret_cast<unsigned char *>(
 	    (reinterpret_cast<uintptr_t>(gq_wg_smem_raw) + 1023) & ~(uintptr_t)1023);
 
 	const int tid = threadIdx.x;
+	if (tid == 0 && p.zero_in_kernel) /* completes once the tile's sums are zeroed */
+		gq_wg_bar_init(&zbar, 1);
 	/* the programmatic dependent of BF16 out (the rounding of gq_mma_reduce_launch) may start
 	 * now: it waits for this grid. Only there: with FP32 out, a kernel that let dependents start
 	 * without having one was 0.2-0.3 % slower at 4096x128 (tenth round, call 3). */
@@ -684,6 +727,13 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 			int s = 0;
 			uint32_t parity = 0; /* of the round before: the consumers' release */
 			int32_t row = (int32_t)(kb0 * GQ_WG_BK);
+			/* in-kernel zeroing: which launch this is, from the splits' start count (each
+			 * launch adds gridDim.z − 1 to it) */
+			unsigned long long *const zs = reinterpret_cast<unsigned long long *>(p.zsync);
+			const int64_t tile = (int64_t)blockIdx.y * gridDim.x + blockIdx.x;
+			unsigned long long launch = 0;
+			if (p.zero_in_kernel && blockIdx.z > 0)
+				launch = atomicAdd(zs + tile, 1ULL) / (gridDim.z - 1);
 			for (int i = 0; i < (int)nkb; i++) {
 				if (i >= C::STAGES)
 					gq_wg_bar_wait(empty0 + 8 * s, parity);
@@ -715,6 +765,25 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 				row += GQ_WG_BK;
 				gq_wg_next_stage<C::STAGES>(s, parity, i >= C::STAGES);
 			}
+			if (p.zero_in_kernel) { /* split 0 has zeroed this launch's sums */
+				const int64_t tiles = (int64_t)gridDim.x * gridDim.y;
+				for (int w = 0; blockIdx.z > 0 && w < C::CONSUMERS; w++) {
+					const unsigned long long *z = zs + tiles + tile * C::CONSUMERS + w;
+					unsigned long long v;
+					for (;;) {
+						asm volatile("ld.acquire.gpu.global.u64 %0, [%1];"
+						             : "=l"(v)
+						             : "l"(z)
+						             : "memory");
+						if (v > launch)
+							break;
+						__nanosleep(64);
+					}
+				}
+				asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(
+				                 gq_wg_smem_addr(&zbar))
+				             : "memory");
+			}
 			/* in a cluster, stay until every CTA's consumers have released this one's last
 			 * stages: no arrive of another CTA may reach it after it has left (the same
 			 * waits the loop would make for K-blocks nkb … nkb + STAGES − 1) */
@@ -734,11 +803,11 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	if (C::PRODUCER_THREADS == 128)
 		asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::CONSUMER_REGS));
 	if (C::WN_LAST != C::WN && wg == C::CONSUMERS - 1)
-		gq_wg_consumer<BM, BN, CL, C::WN_LAST>(&map_c, p, smem, full, empty, (int)nkb, m0, n0,
-		                                       wg, tid);
+		gq_wg_consumer<BM, BN, CL, C::WN_LAST>(&map_c, p, smem, full, empty, &zbar, (int)nkb,
+		                                       m0, n0, wg, tid);
 	else
-		gq_wg_consumer<BM, BN, CL, C::WN>(&map_c, p, smem, full, empty, (int)nkb, m0, n0, wg,
-		                                  tid);
+		gq_wg_consumer<BM, BN, CL, C::WN>(&map_c, p, smem, full, empty, &zbar, (int)nkb, m0,
+		                                  n0, wg, tid);
 }
 
 /* gemmq:streamk (GQ_MMA_STREAMK with gemm_mma.h's geometry in K-blocks of GQ_WG_BK rows:

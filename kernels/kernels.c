@@ -66,6 +66,8 @@ typedef struct kern_instance {
 	int wgmma;          /* 1: the wgrad layout on the wgmma + TMA kernel (gemm_wgmma.h) */
 	gq_wg_params wp;    /* its parameters (a, b, out, ws set at every launch) */
 	gq_wg_maps maps;    /* its tensor maps, re-encoded when the operands move */
+	uint64_t *zsync;    /* wp.zero_in_kernel: its counters, zs_bytes long, zeroed once */
+	size_t zs_bytes;
 } kern_instance;
 
 static int64_t ceil_div(int64_t a, int64_t b)
@@ -344,6 +346,13 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 		w->mode = GQ_MMA_ATOMIC;
 		if (!w->out_fp32) /* FP32 sums, rounded afterwards */
 			inst->ws_bytes = (size_t)inst->count * sizeof(float);
+		/* the sums zeroed by split 0 inside the GEMM, not by a memset node before it: 0.2-1.6
+		 * µs faster at the memory-bound wgrad points, the memset counted (twenty-ninth round
+		 * of results/h200/logs/wgrad-experiments.md) */
+		if (gq_wg_zeroes_in_kernel(w->mode == GQ_MMA_ATOMIC, tiles * splits, target)) {
+			w->zero_in_kernel = 1;
+			inst->zs_bytes = (size_t)gq_wg_zero_sync_words(tiles, 2) * sizeof(uint64_t);
+		}
 	}
 	return GQ_OK;
 }
@@ -426,6 +435,8 @@ static void kern_release(void *instance)
 		return;
 	if (inst->ws)
 		cudaFree(inst->ws);
+	if (inst->zsync)
+		cudaFree(inst->zsync);
 	free(inst);
 }
 
@@ -450,6 +461,15 @@ static gq_status prepare_impl(const kern_program *kp, const gemmq_problem *p, ke
 			                 "cudaMalloc of the %zu-byte workspace failed: %s",
 			                 inst->ws_bytes, gq_cuda_error_text(e));
 		}
+	}
+	if (s == GQ_OK && inst->zs_bytes) {
+		cudaError_t e = cudaMalloc((void **)&inst->zsync, inst->zs_bytes);
+		if (e == cudaSuccess)
+			e = cudaMemset(inst->zsync, 0, inst->zs_bytes);
+		if (e != cudaSuccess)
+			s = gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE,
+			                 "the %zu bytes of the zeroing's counters: %s", inst->zs_bytes,
+			                 gq_cuda_error_text(e));
 	}
 	if (s != GQ_OK) {
 		kern_release(inst);
@@ -484,12 +504,13 @@ static gq_status launch_wgmma(kern_instance *inst, const gemmq_operands *io, cud
 	w.b = io->b;
 	w.out = io->out;
 	w.ws = inst->ws;
+	w.zsync = inst->zsync;
 	if (w.mode == GQ_MMA_ATOMIC && w.out_fp32)
 		w.ws = io->out; /* accumulate straight into the FP32 output */
 	const char *why = "";
 	if (gq_wg_encode(&w, &inst->maps, &why) != cudaSuccess)
 		return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "%s", why);
-	if (w.mode == GQ_MMA_ATOMIC) {
+	if (w.mode == GQ_MMA_ATOMIC && !w.zero_in_kernel) {
 		GQ_CUDA_CHECK(cudaMemsetAsync(w.ws, 0, (size_t)inst->count * sizeof(float), stream),
 		              err);
 	}

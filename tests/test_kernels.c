@@ -309,6 +309,19 @@ static void test_stream_b(void)
 	CHECK(gq_wg_stream_b(32, 4096, 65537, 0) == 0); /* no L2 size known: never */
 }
 
+/* The sums zeroed inside the GEMM (no memset node) only when it adds them and every CTA can be
+ * resident at once: the H200's 132 SMs with one CTA each. */
+static void test_zeroes_in_kernel(void)
+{
+	CHECK(gq_wg_zeroes_in_kernel(1, 128, 132) == 1); /* 4096x128: 32 tiles × 4 splits */
+	CHECK(gq_wg_zeroes_in_kernel(1, 132, 132) == 1);
+	CHECK(gq_wg_zeroes_in_kernel(1, 133, 132) == 0);
+	CHECK(gq_wg_zeroes_in_kernel(1, 160, 132) == 0); /* 5120x128 n256:s4: a second wave */
+	CHECK(gq_wg_zeroes_in_kernel(0, 128, 132) == 0); /* slices or one split: nothing to add */
+	/* its counters: one per tile, then one per tile and consumer warpgroup */
+	CHECK(gq_wg_zero_sync_words(32, 2) == 96);
+}
+
 /* The shared copies (clusters) only at 64 < d_out ≤ 128 with x at least six L2s, and only for
  * the two tiles compiled with them. */
 static void test_share(void)
@@ -364,6 +377,7 @@ int main(void)
 	test_tile_coords();
 	test_streamk_geometry();
 	test_stream_b();
+	test_zeroes_in_kernel();
 	test_share();
 	test_a_box();
 	return gq_check_exit("test_kernels");
