@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cupti_timer.h"
 #include "stats.h"
 
 int64_t gq_bench_bytes(const gq_problem *p)
@@ -282,14 +283,8 @@ static void put_caption(FILE *out, const json_t *doc)
 	char driver[32];
 	version_text(dev, "driver_version", driver, sizeof(driver));
 	double flush_mib = get_num(meta, "flush_bytes") / 1048576.0;
-	/* files made before memsets and copies counted have no span_of: their spans are the
-	 * kernels' */
-	const char *span_of = str_or(meta, "span_of", "");
 	char span[160];
-	if (span_of[0])
-		snprintf(span, sizeof(span), "first start to last end of its %s", span_of);
-	else
-		snprintf(span, sizeof(span), "first kernel start to last kernel end");
+	gq_cupti_span_text(str_or(meta, "span_of", ""), span, sizeof(span));
 	fprintf(
 	    out,
 	    "# gemmq bench: protocol `%s`\n\n"

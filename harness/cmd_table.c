@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "cupti_timer.h"
 #include "results_read.h"
 #include "status.h"
 #include "verdict.h"
@@ -255,16 +256,9 @@ static void caption(const table *t, int part, char *buf, size_t size)
 	const json_t *p;
 	json_array_foreach(procs, i, p)
 	    ADD("%s%s/%s", i ? ", " : "", gq_json_str(p, "layout"), gq_json_str(p, "order"));
-	/* files made before memsets and copies counted have no span_of: their spans are the
-	 * kernels' */
-	const char *span_of = gq_json_str(method, "span_of");
-	char cupti_span[160];
-	if (span_of[0])
-		snprintf(cupti_span, sizeof(cupti_span),
-		         "CUPTI span (first start to last end of its %s)", span_of);
-	else
-		snprintf(cupti_span, sizeof(cupti_span),
-		         "CUPTI span (first kernel start to last kernel end)");
+	char span[160], cupti_span[180];
+	gq_cupti_span_text(gq_json_str(method, "span_of"), span, sizeof(span));
+	snprintf(cupti_span, sizeof(cupti_span), "CUPTI span (%s)", span);
 	ADD(") of each process's median %s, over %lld iterations per op and %lld per step after "
 	    "%lld warm-up iterations; modes %s; steps %s; ",
 	    cupti ? cupti_span : "CLOCK_MONOTONIC span of the launches",

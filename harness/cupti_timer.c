@@ -64,6 +64,14 @@ uint64_t gq_interval_busy(const gq_interval *iv, int n)
 	return busy;
 }
 
+void gq_cupti_span_text(const char *span_of, char *buf, size_t size)
+{
+	if (span_of && span_of[0])
+		snprintf(buf, size, "first start to last end of its %s", span_of);
+	else
+		snprintf(buf, size, "first kernel start to last kernel end");
+}
+
 /* ---- The trace ------------------------------------------------------------------------------ */
 
 void gq_trace_init(gq_trace *t)

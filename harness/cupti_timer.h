@@ -50,6 +50,11 @@ extern "C" {
 /* What an iteration's span covers on a GPU (results files: "span_of"). */
 #define GQ_CUPTI_SPAN_OF "kernels, memsets and copies"
 
+/* The span, in words, of a results file whose method says span_of ("" or NULL: a file made
+ * before memsets and copies counted, whose spans are the kernels'), into buf: "first start to
+ * last end of its kernels, memsets and copies", or "first kernel start to last kernel end". */
+void gq_cupti_span_text(const char *span_of, char *buf, size_t size);
+
 /* One kernel's (memset's, copy's) execution, [start, end) in ns. */
 typedef struct gq_interval {
 	uint64_t start, end;

@@ -3,12 +3,12 @@
  * section.
  *
  * A value is the median over processes of the per-process medians of the span (first start to
- * last end of an iteration's kernels, memsets and copies). A process that crashed, timed out or stopped on a
- * device error at a point leaves that point's cell in error with the reason; the point is then
- * `error`, and its figures come from the processes that measured it (if any). Speedups are
- * baseline / new with a 95 % bootstrap interval over the processes that measured both arms
- * (stats.h: processes resampled, then iterations within them). The A/A ratio of a point, mode
- * and step is incumbent / twin; the band is [min, max] of the finite ratios.
+ * last end of an iteration's kernels, memsets and copies). A process that crashed, timed out or
+ * stopped on a device error at a point leaves that point's cell in error with the reason; the
+ * point is then `error`, and its figures come from the processes that measured it (if any).
+ * Speedups are baseline / new with a 95 % bootstrap interval over the processes that measured
+ * both arms (stats.h: processes resampled, then iterations within them). The A/A ratio of a
+ * point, mode and step is incumbent / twin; the band is [min, max] of the finite ratios.
  *
  * The "timing" section (format_version 1):
  *   { "format_version": 1, "backend": "cupti" | "host-clock",
