@@ -95,7 +95,8 @@ template <int BM, int BN> struct gq_wg_cfg {
 	 * ops (budgets 5e-5 and 2e-6). */
 	static constexpr bool PIPE = WN >= 128;
 	static constexpr int CHUNK_ROUNDS = PIPE ? 2 : 1;
-	static_assert(CONSUMERS >= 1 && CONSUMERS <= 2, "one or two consumer warpgroups");
+	static_assert(CONSUMERS >= 1 && CONSUMERS <= GQ_WG_MAX_CONSUMERS,
+	              "one or two consumer warpgroups");
 	static_assert(STAGES >= 2, "at least two stages");
 };
 

@@ -108,6 +108,7 @@ extern "C" {
 #define GQ_WG_BK             64 /* K rows per K-block */
 #define GQ_WG_CHUNK_KBLOCKS  4  /* gemmq:streamk: K-blocks per accumulation chunk (256 of K) */
 #define GQ_WG_TENSOR_MAP_SIZE 128
+#define GQ_WG_MAX_CONSUMERS  2  /* consumer warpgroups of a CTA, at most */
 
 typedef struct gq_wg_params {
 	const uint16_t *a, *b; /* BF16 bits: A [K,M], B [K,N] */
