@@ -376,7 +376,7 @@ __device__ __forceinline__ void gq_wg_reduce_tile(const CUtensorMap *map_c, unsi
 	asm volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");  /* the warpgroup's stores */
 	if (tid % 128 != 0)
 		return;
-	if (zbar) { /* the sums zeroed in this kernel (gq_wg_zero_block): seen by the producer */
+	if (zbar) { /* the sums zeroed in this kernel (gq_wg_tma_zero): seen by the producer */
 		gq_wg_bar_wait(zbar, 0);
 		asm volatile("fence.proxy.async.global;" ::: "memory");
 	}
@@ -590,29 +590,31 @@ __device__ __forceinline__ void gq_wg_ring_init(unsigned char *smem, uint64_t *f
 	}
 }
 
-/* Split 0's consumer warpgroup wg zeroes its rows × cols block of the sums at (r0, c0) (ld n),
- * then counts it zeroed (release) in zeroed, for the other splits' producers to see. */
-__device__ __forceinline__ void gq_wg_zero_block(float *sums, int64_t n, int64_t r0, int64_t c0,
-                                                 int rows, int cols, int wg,
-                                                 unsigned long long *zeroed)
+/* Split 0's producer zeroes its tile (m0, n0) of the sums (zero_in_kernel): it zeroes the 8 KiB
+ * at z (a box of the sums' map: 64 rows × 32 FP32 columns, 1024-byte aligned, in a stage of the
+ * ring that only this CTA's copies fill) and has the TMA unit store that box over the tile (boxes
+ * past the sums clipped), then waits until the unit has read it, as the stage is filled next. The
+ * stores' completion is waited for after the producer's loop. The consumers, which zeroed the
+ * sums themselves before they multiplied (a fence after), then start at once: 0.8-1.6 µs faster
+ * at the memory-bound wgrad points with d_out 128 (thirtieth round of
+ * results/h200/logs/wgrad-experiments.md). */
+template <int BM, int BN>
+__device__ __forceinline__ void gq_wg_tma_zero(const CUtensorMap *map_c, unsigned char *z, int m0,
+                                               int n0)
 {
-	const int t = threadIdx.x % 128;
-	if (rows > 0 && cols > 0) {
-		if ((n & 3) == 0) {
-			const int q4 = cols / 4;
-			for (int e = t; e < rows * q4; e += 128)
-				*reinterpret_cast<float4 *>(sums + (r0 + e / q4) * n + c0 + 4 * (e % q4)) =
-				    make_float4(0.f, 0.f, 0.f, 0.f);
-		} else {
-			for (int e = t; e < rows * cols; e += 128)
-				sums[(r0 + e / cols) * n + c0 + e % cols] = 0.f;
-		}
-	}
-	asm volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");
-	if (t == 0) {
-		__threadfence();
-		asm volatile("red.release.gpu.global.add.u64 [%0], 1;" ::"l"(zeroed) : "memory");
-	}
+	const uint4 zero = make_uint4(0, 0, 0, 0);
+	for (int q = 0; q < GQ_WG_BOX_BYTES / 16; q++)
+		reinterpret_cast<uint4 *>(z)[q] = zero;
+	asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+	for (int r = 0; r < BM / 64; r++)
+		for (int b = 0; b < BN / 32; b++)
+			asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"
+			             " [%0, {%1, %2}], [%3];" ::"l"(reinterpret_cast<uint64_t>(map_c)),
+			             "r"(n0 + 32 * b), "r"(m0 + 64 * r), "r"(gq_wg_smem_addr(z))
+			             : "memory");
+	asm volatile("cp.async.bulk.commit_group;\n"
+	             "cp.async.bulk.wait_group.read 0;" ::
+	                 : "memory");
 }
 
 /* Consumer warpgroup wg of gq_wg_kernel, WN columns wide: rows [64·wm, 64·wm + 64) and the WN
@@ -629,15 +631,6 @@ __device__ __forceinline__ void gq_wg_consumer(const CUtensorMap *map_c, const g
 	using C = gq_wg_cfg<BM, BN>;
 	const int wm = wg / C::WG_N, col = C::WN * (wg % C::WG_N);
 	const size_t st_off = (size_t)wg * 64 * C::WN * 4;
-	if (p.zero_in_kernel && blockIdx.z == 0) {
-		const int64_t tiles = (int64_t)gridDim.x * gridDim.y,
-		              tile = (int64_t)blockIdx.y * gridDim.x + blockIdx.x;
-		const int64_t r0 = (int64_t)m0 + 64 * wm, c0 = (int64_t)n0 + col;
-		gq_wg_zero_block(p.ws, p.n, r0, c0, (int)min((int64_t)64, p.m - r0),
-		                 (int)min((int64_t)WN, p.n - c0), wg,
-		                 reinterpret_cast<unsigned long long *>(p.zsync) + tiles +
-		                     tile * C::CONSUMERS + wg);
-	}
 	float acc[WN / 2], sum[WN / 2];
 #pragma unroll
 	for (int i = 0; i < WN / 2; i++)
@@ -729,18 +722,28 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 			uint32_t parity = 0; /* of the round before: the consumers' release */
 			int32_t row = (int32_t)(kb0 * GQ_WG_BK);
 			/* in-kernel zeroing: which launch this is, from the splits' start count (each
-			 * launch adds gridDim.z − 1 to it) */
+			 * launch adds gridDim.z − 1 to it); split 0 zeroes from the box of the stage
+			 * it fills last in the first round (the box this CTA copies itself: x's with
+			 * GQ_WG_SHARE_G, g's otherwise) */
 			unsigned long long *const zs = reinterpret_cast<unsigned long long *>(p.zsync);
 			const int64_t tile = (int64_t)blockIdx.y * gridDim.x + blockIdx.x;
 			unsigned long long launch = 0;
 			if (p.zero_in_kernel && blockIdx.z > 0)
 				launch = atomicAdd(zs + tile, 1ULL) / (gridDim.z - 1);
+			const int zero_at = p.zero_in_kernel && blockIdx.z == 0
+			                        ? (int)min(nkb, (int64_t)C::STAGES) - 1
+			                        : -1;
+			constexpr int ZERO_OFF = SHARE == GQ_WG_SHARE_G ? C::A_BYTES : 0;
 			for (int i = 0; i < (int)nkb; i++) {
 				if (i >= C::STAGES)
 					gq_wg_bar_wait(empty0 + 8 * s, parity);
 				const uint32_t bar = full0 + 8 * s;
 				const uint32_t a = ring0 + (uint32_t)s * C::STAGE_BYTES;
 				const uint32_t b = a + C::A_BYTES;
+				if (i == zero_at)
+					gq_wg_tma_zero<BM, BN>(&map_c,
+					                       smem + (size_t)s * C::STAGE_BYTES + ZERO_OFF,
+					                       m0, n0);
 				gq_wg_bar_expect_tx(bar, tx);
 				if (SHARE == GQ_WG_SHARE_G && CL == 2) { /* box r of g from rank r */
 					gq_wg_tma_load_mc(a + rank * GQ_WG_BOX_BYTES, &map_a,
@@ -767,19 +770,24 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 				gq_wg_next_stage<C::STAGES>(s, parity, i >= C::STAGES);
 			}
 			if (p.zero_in_kernel) { /* split 0 has zeroed this launch's sums */
-				const int64_t tiles = (int64_t)gridDim.x * gridDim.y;
-				for (int w = 0; blockIdx.z > 0 && w < C::CONSUMERS; w++) {
-					const unsigned long long *z = zs + tiles + tile * C::CONSUMERS + w;
-					unsigned long long v;
-					for (;;) {
-						asm volatile("ld.acquire.gpu.global.u64 %0, [%1];"
-						             : "=l"(v)
-						             : "l"(z)
-						             : "memory");
-						if (v > launch)
-							break;
-						__nanosleep(64);
-					}
+				unsigned long long *const zeroed =
+				    zs + (int64_t)gridDim.x * gridDim.y + tile;
+				if (blockIdx.z == 0) { /* the stores done, then counted */
+					if (nkb < 1)
+						gq_wg_tma_zero<BM, BN>(&map_c, smem + ZERO_OFF, m0, n0);
+					asm volatile("cp.async.bulk.wait_group 0;\n"
+					             "fence.proxy.async.global;\n"
+					             "red.release.gpu.global.add.u64 [%0], 1;" ::"l"(zeroed)
+					             : "memory");
+				}
+				for (unsigned long long v = 0; blockIdx.z > 0;) {
+					asm volatile("ld.acquire.gpu.global.u64 %0, [%1];"
+					             : "=l"(v)
+					             : "l"(zeroed)
+					             : "memory");
+					if (v > launch)
+						break;
+					__nanosleep(64);
 				}
 				asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(
 				                 gq_wg_smem_addr(&zbar))

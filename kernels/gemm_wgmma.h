@@ -34,7 +34,8 @@
  * rows in L2. Split z owns K-blocks [z·kb_per_split, min((z+1)·kb_per_split, kblocks)). Modes
  * as in gemm_mma.h: GQ_MMA_STORE (round and store to out), GQ_MMA_SLICES (ws[z][M][N], summed
  * by gq_mma_reduce_launch), GQ_MMA_ATOMIC (FP32 atomic adds into ws, zeroed by the caller or,
- * with zero_in_kernel, by split 0 at its start, the other splits' adds waiting for it; with
+ * with zero_in_kernel, by split 0's producer by TMA stores early in its loop, the other splits'
+ * adds waiting for it; with
  * BF16 out the caller then rounds ws into out with gq_mma_reduce_launch, launched as the GEMM's
  * programmatic dependent so that its launch overlaps the GEMM: against the tile's last CTA
  * rounding its tile inside the GEMM (tile counters), BF16 out then cost 1.5-1.8 µs more than FP32
@@ -122,8 +123,9 @@ typedef struct gq_wg_params {
 	int32_t b_stream; /* 1: B's copies without L2 hint, its map without L2 promotion */
 	int32_t share;    /* gq_wg_share_mode; with GQ_WG_SHARE_NONE, cluster is 1 */
 	int32_t cluster;  /* CTAs per cluster: 1, or 2 or 4 for GQ_WG_SHARE_G, 2 for _X */
-	/* GQ_MMA_ATOMIC with every CTA resident at once: split 0 zeroes the sums in the kernel
-	 * instead of a memset before it (gq_wg_zero_sync_words counters in zsync, zeroed once) */
+	/* GQ_MMA_ATOMIC with every CTA resident at once: split 0's producer zeroes the sums in the
+	 * kernel (gq_wg_tma_zero) instead of a memset before it (gq_wg_zero_sync_words counters in
+	 * zsync, zeroed once) */
 	int32_t zero_in_kernel;
 	uint64_t *zsync;
 } gq_wg_params;
@@ -131,18 +133,17 @@ typedef struct gq_wg_params {
 /* Whether a grid of ctas CTAs zeroes its sums inside the kernel (zero_in_kernel): when it adds
  * them (atomic: GQ_MMA_ATOMIC) and every CTA can be resident at once (ctas ≤ target, the SMs
  * times the kernel's CTAs per SM). The splits past the first wait at their end for split 0 of
- * their tile (blockIdx.z = 0, dispatched first), which zeroes at its start. */
+ * their tile (blockIdx.z = 0, dispatched first), which zeroes it early in its loop. */
 static inline int gq_wg_zeroes_in_kernel(int atomic, int64_t ctas, int64_t target)
 {
 	return atomic && ctas <= target;
 }
 
-/* The 64-bit counters zsync holds for a grid of tiles tiles with consumers consumer warpgroups
- * per CTA: one per tile (the splits past the first count their start), then one per tile and
- * warpgroup (split 0 counts its zeroing). */
-static inline int64_t gq_wg_zero_sync_words(int64_t tiles, int consumers)
+/* The 64-bit counters zsync holds for a grid of tiles tiles: one per tile (the splits past the
+ * first count their start), then one per tile (split 0 counts its tile zeroed). */
+static inline int64_t gq_wg_zero_sync_words(int64_t tiles)
 {
-	return tiles * (1 + consumers);
+	return 2 * tiles;
 }
 
 /* What the CTAs of a cluster share (see the top). */

@@ -319,7 +319,7 @@ static void test_zeroes_in_kernel(void)
 	CHECK(gq_wg_zeroes_in_kernel(1, 160, 132) == 0); /* 5120x128 n256:s4: a second wave */
 	CHECK(gq_wg_zeroes_in_kernel(0, 128, 132) == 0); /* slices or one split: nothing to add */
 	/* its counters: one per tile, then one per tile and consumer warpgroup */
-	CHECK(gq_wg_zero_sync_words(32, 2) == 96);
+	CHECK(gq_wg_zero_sync_words(32) == 64);
 }
 
 /* The shared copies (clusters) only at 64 < d_out ≤ 128 with x at least six L2s, and only for
