@@ -594,10 +594,10 @@ __device__ __forceinline__ void gq_wg_ring_init(unsigned char *smem, uint64_t *f
  * at z (a box of the sums' map: 64 rows × 32 FP32 columns, 1024-byte aligned, in a stage of the
  * ring that only this CTA's copies fill) and has the TMA unit store that box over the tile (boxes
  * past the sums clipped), then waits until the unit has read it, as the stage is filled next. The
- * stores' completion is waited for after the producer's loop. The consumers, which zeroed the
- * sums themselves before they multiplied (a fence after), then start at once: 0.8-1.6 µs faster
- * at the memory-bound wgrad points with d_out 128 (thirtieth round of
- * results/h200/logs/wgrad-experiments.md). */
+ * stores' completion is waited for after the producer's loop. Split 0's consumers, which used
+ * to zero the sums themselves (stores and a fence before their first multiply), start at once:
+ * 1.1-1.8 µs faster at 4096x128 and −0.5 to +1.0 µs at 5120x128, T = 65471 and 65537
+ * (thirtieth round of results/h200/logs/wgrad-experiments.md). */
 template <int BM, int BN>
 __device__ __forceinline__ void gq_wg_tma_zero(const CUtensorMap *map_c, unsigned char *z, int m0,
                                                int n0)

@@ -35,20 +35,19 @@
  * as in gemm_mma.h: GQ_MMA_STORE (round and store to out), GQ_MMA_SLICES (ws[z][M][N], summed
  * by gq_mma_reduce_launch), GQ_MMA_ATOMIC (FP32 atomic adds into ws, zeroed by the caller or,
  * with zero_in_kernel, by split 0's producer by TMA stores early in its loop, the other splits'
- * adds waiting for it; with
- * BF16 out the caller then rounds ws into out with gq_mma_reduce_launch, launched as the GEMM's
- * programmatic dependent so that its launch overlaps the GEMM: against the tile's last CTA
- * rounding its tile inside the GEMM (tile counters), BF16 out then cost 1.5-1.8 µs more than FP32
- * out at d_out 128 instead of 2.8 (medians of two calls; 1.0 instead of 1.7 at d_out 32), and the
- * best split program with BF16 out was 1.2 % faster at d_out 128; H200, tenth round of
- * results/h200/logs/wgrad-experiments.md). The splits rounding their own blocks once every split
- * has added (counters in the workspace) cost the same 1.6-1.8 µs: about half of it is seeing that
- * the last split's adds are complete, half reading the sums back (twentieth round). The atomic
- * adds are the TMA unit's (cp.reduce.async.bulk.tensor, through a third tensor map over ws): each
- * consumer warpgroup stages its sums in the idle ring and adds them as boxes of 64 × 32. Against
- * float2 atomics from the registers, the best split program was 0.5 % faster at d_out 128 and
- * T ≥ 65471, 1.3-1.5 % at T = 40963 and 3.3 % at T ≤ 16384 (medians, H200; tenth round of
- * results/h200/logs/wgrad-experiments.md).
+ * adds waiting for it; with BF16 out the caller then rounds ws into out with gq_mma_reduce_launch,
+ * launched as the GEMM's programmatic dependent so that its launch overlaps the GEMM: against the
+ * tile's last CTA rounding its tile inside the GEMM (tile counters), BF16 out then cost 1.5-1.8 µs
+ * more than FP32 out at d_out 128 instead of 2.8 (medians of two calls; 1.0 instead of 1.7 at
+ * d_out 32), and the best split program with BF16 out was 1.2 % faster at d_out 128; H200, tenth
+ * round of results/h200/logs/wgrad-experiments.md). The splits rounding their own blocks once
+ * every split has added (counters in the workspace) cost the same 1.6-1.8 µs: about half of it is
+ * seeing that the last split's adds are complete, half reading the sums back (twentieth round).
+ * The atomic adds are the TMA unit's (cp.reduce.async.bulk.tensor, through a third tensor map
+ * over ws): each consumer warpgroup stages its sums in the idle ring and adds them as boxes of
+ * 64 × 32. Against float2 atomics from the registers, the best split program was 0.5 % faster at
+ * d_out 128 and T ≥ 65471, 1.3-1.5 % at T = 40963 and 3.3 % at T ≤ 16384 (medians, H200; tenth
+ * round of results/h200/logs/wgrad-experiments.md).
  *
  * Stream-K (GQ_MMA_STREAMK, gq_wg_sk_launch): CTAs that each own a contiguous run of the (tile,
  * K-block) iterations (gemm_mma.h's geometry, K-blocks for K-tiles), taken one segment of a tile

@@ -318,7 +318,7 @@ static void test_zeroes_in_kernel(void)
 	CHECK(gq_wg_zeroes_in_kernel(1, 133, 132) == 0);
 	CHECK(gq_wg_zeroes_in_kernel(1, 160, 132) == 0); /* 5120x128 n256:s4: a second wave */
 	CHECK(gq_wg_zeroes_in_kernel(0, 128, 132) == 0); /* slices or one split: nothing to add */
-	/* its counters: one per tile, then one per tile and consumer warpgroup */
+	/* its counters: one per tile (the splits' starts), then one per tile (zeroed) */
 	CHECK(gq_wg_zero_sync_words(32) == 64);
 }
 
