@@ -1176,16 +1176,29 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
 	memcpy(&map_c, maps->c, sizeof(map_c));
 	gq_wg_params params = *p;
 	void *args[] = {&map_a, &map_b, &map_c, &params};
-	cudaError_t e;
+	cudaLaunchAttribute attrs[2];
+	cudaLaunchConfig_t cfg = {};
 	if (p->share != GQ_WG_SHARE_NONE) {
 		if (gq_wg_along(p, grid) % (unsigned)p->cluster)
 			return cudaErrorInvalidValue;
-		cudaLaunchAttribute attr;
-		cudaLaunchConfig_t cfg = gq_wg_config(p, k, p->cluster, &attr, stream);
-		e = cudaLaunchKernelExC(&cfg, func, args);
+		cfg = gq_wg_config(p, k, p->cluster, &attrs[0], stream);
 	} else {
-		e = cudaLaunchKernel(func, grid, dim3((unsigned)k->threads), args, k->smem, stream);
+		cfg.gridDim = grid;
+		cfg.blockDim = dim3((unsigned)k->threads);
+		cfg.dynamicSmemBytes = k->smem;
+		cfg.stream = stream;
+		cfg.attrs = attrs;
 	}
+	/* the splits past the first wait for split 0 of their tile (zero_in_kernel): every CTA
+	 * resident at once, made sure of by a cooperative launch (refused where it could not be)
+	 * rather than assumed from the dispatch order; as fast as the plain launch at the d_out 128
+	 * points (thirtieth round of results/h200/logs/wgrad-experiments.md) */
+	if (p->zero_in_kernel) {
+		attrs[cfg.numAttrs].id = cudaLaunchAttributeCooperative;
+		attrs[cfg.numAttrs].val.cooperative = 1;
+		cfg.numAttrs++;
+	}
+	const cudaError_t e = cudaLaunchKernelExC(&cfg, func, args);
 	if (e != cudaSuccess)
 		return e;
 	return cudaGetLastError();

@@ -132,7 +132,8 @@ typedef struct gq_wg_params {
 /* Whether a grid of ctas CTAs zeroes its sums inside the kernel (zero_in_kernel): when it adds
  * them (atomic: GQ_MMA_ATOMIC) and every CTA can be resident at once (ctas ≤ target, the SMs
  * times the kernel's CTAs per SM). The splits past the first wait at their end for split 0 of
- * their tile (blockIdx.z = 0, dispatched first), which zeroes it early in its loop. */
+ * their tile (blockIdx.z = 0), which zeroes it early in its loop; gq_wg_launch launches such a
+ * grid cooperatively, so that all of its CTAs are resident at once or the launch is refused. */
 static inline int gq_wg_zeroes_in_kernel(int atomic, int64_t ctas, int64_t target)
 {
 	return atomic && ctas <= target;
