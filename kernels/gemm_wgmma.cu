@@ -1014,8 +1014,9 @@ static unsigned gq_wg_along(const gq_wg_params *p, dim3 grid)
 	return p->share == GQ_WG_SHARE_G ? grid.y : grid.x;
 }
 
-/* The launch configuration of p's kernel, in clusters of cl CTAs along the shared dimension
- * (attr: the caller's storage for the one attribute). */
+/* The launch configuration of p's kernel, in clusters of cl CTAs along the shared dimension, or
+ * without clusters for cl = 1 (attr: the caller's storage for the attributes; the cluster
+ * dimension is the first, where there is one). */
 static cudaLaunchConfig_t gq_wg_config(const gq_wg_params *p, const gq_wg_entry *k, int cl,
                                        cudaLaunchAttribute *attr, cudaStream_t stream)
 {
@@ -1024,12 +1025,14 @@ static cudaLaunchConfig_t gq_wg_config(const gq_wg_params *p, const gq_wg_entry 
 	cfg.blockDim = dim3((unsigned)k->threads);
 	cfg.dynamicSmemBytes = k->smem;
 	cfg.stream = stream;
-	attr->id = cudaLaunchAttributeClusterDimension;
-	attr->val.clusterDim.x = k->share == GQ_WG_SHARE_X ? (unsigned)cl : 1;
-	attr->val.clusterDim.y = k->share == GQ_WG_SHARE_G ? (unsigned)cl : 1;
-	attr->val.clusterDim.z = 1;
 	cfg.attrs = attr;
-	cfg.numAttrs = 1;
+	if (cl > 1) {
+		attr->id = cudaLaunchAttributeClusterDimension;
+		attr->val.clusterDim.x = k->share == GQ_WG_SHARE_X ? (unsigned)cl : 1;
+		attr->val.clusterDim.y = k->share == GQ_WG_SHARE_G ? (unsigned)cl : 1;
+		attr->val.clusterDim.z = 1;
+		cfg.numAttrs = 1;
+	}
 	return cfg;
 }
 
@@ -1176,19 +1179,11 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
 	memcpy(&map_c, maps->c, sizeof(map_c));
 	gq_wg_params params = *p;
 	void *args[] = {&map_a, &map_b, &map_c, &params};
+	if (p->share != GQ_WG_SHARE_NONE && gq_wg_along(p, grid) % (unsigned)p->cluster)
+		return cudaErrorInvalidValue;
 	cudaLaunchAttribute attrs[2];
-	cudaLaunchConfig_t cfg = {};
-	if (p->share != GQ_WG_SHARE_NONE) {
-		if (gq_wg_along(p, grid) % (unsigned)p->cluster)
-			return cudaErrorInvalidValue;
-		cfg = gq_wg_config(p, k, p->cluster, &attrs[0], stream);
-	} else {
-		cfg.gridDim = grid;
-		cfg.blockDim = dim3((unsigned)k->threads);
-		cfg.dynamicSmemBytes = k->smem;
-		cfg.stream = stream;
-		cfg.attrs = attrs;
-	}
+	cudaLaunchConfig_t cfg =
+	    gq_wg_config(p, k, p->share != GQ_WG_SHARE_NONE ? p->cluster : 1, attrs, stream);
 	/* the splits past the first wait for split 0 of their tile (zero_in_kernel): every CTA
 	 * resident at once, made sure of by a cooperative launch (refused where it could not be)
 	 * rather than assumed from the dispatch order; as fast as the plain launch at the d_out 128
