@@ -335,10 +335,15 @@ static int cal_launch(void *instance, const gemmq_operands *io, void *stream, ch
 		                     "%s: plant launch: CUDA error %d", cp->name, r);
 	case CAL_UNWRITTEN:
 		return poison(inst, io->out, 0, stream, msg, msg_size);
-	case CAL_NAN:
-		if (inst->launches++ % CAL_NAN_PERIOD == CAL_NAN_PERIOD - 1)
-			return poison(inst, io->out, middle, stream, msg, msg_size);
-		return 0;
+	case CAL_NAN: {
+		const int now = inst->launches++ % CAL_NAN_PERIOD == CAL_NAN_PERIOD - 1;
+		if (cp->host)
+			return now ? poison(inst, io->out, middle, stream, msg, msg_size) : 0;
+		r = gq_calibration_poison(io->out, middle, (int)elem_size(&inst->p), now, stream);
+		return r == 0 ? 0
+		              : gq_program_fail(GQ_ERR_DEVICE, msg, msg_size,
+		                     "%s: poison launch: CUDA error %d", cp->name, r);
+	}
 	default:
 		return 0;
 	}

@@ -11,12 +11,10 @@
  *                            Host: each launch times the base's launch on CLOCK_MONOTONIC and then
  *                            busy-waits pct % of that same duration, so every launch costs
  *                            exactly (1 + pct/100)× its base. GPU: prepare times the base with CUDA
- *                            events (median of 21, after 3 warm-ups), sets a spin kernel (spin.h)
- *                            to pct % of it, times base + spin (median of 21) and corrects the spin
- *                            once by the difference from the target (the spin's own launch cost);
- *                            each launch enqueues the base, then the spin, on the same stream.
- *                            Prepare fails when the corrected extra misses the target by more than
- *                            max(0.5 pp, pct/10) of the base.
+ *                            events (median of 21, after 3 warm-ups, one launch at a time with the
+ *                            L2 flushed before each, as the timing engine times) and sets a spin
+ *                            kernel (spin.h) to pct % of it; each launch enqueues the base, then
+ *                            the spin, on the same stream.
  *   cal:wrong:<seed>:<base>  the base, except that on inputs of seed <seed> (problem->seed) output
  *                            element M·N/2 is raised by 5 % of max|out| (1 when the output is all
  *                            0) (expected: inaccurate at that seed only).
@@ -33,7 +31,9 @@
  *                            seed) writes a NaN into output element M·N/2: rerun 19 of every seed
  *                            (expected: inaccurate whenever reruns reach 20). Counting per instance
  *                            keeps the rerun it lands on independent of how the accuracy engine
- *                            interleaves points and seeds.
+ *                            interleaves points and seeds. On the GPU a one-thread kernel follows
+ *                            the base on every launch and writes the NaN only on those launches,
+ *                            so that every launch has the same kernels for the timing engine.
  *
  * Wrappers declare the base's flags (deterministic, host), plus PLANTED for wrong, unwritten and
  * nan; nondet and nan never declare themselves deterministic (a declared-deterministic program
@@ -62,6 +62,13 @@ gq_status gq_calibration_open(const char *name, gemmq_program **out, gq_error *e
  * cudaError_t of the launch. */
 int gq_calibration_plant_wrong(void *out, int64_t count, int64_t idx, int out_dtype,
                                double fraction, void *stream);
+
+/* GPU helper (calibration_gpu.cu): one kernel on stream that, when poison is non-zero, sets every
+ * byte of element idx of out (elements of elem_bytes bytes) to 0xFF, a NaN in BF16 and FP32. It
+ * is launched whether or not it poisons, so that every launch of cal:nan has the same kernels
+ * (the timing engine refuses a program whose iterations differ). Returns 0 or the cudaError_t of
+ * the launch. */
+int gq_calibration_poison(void *out, int64_t idx, int elem_bytes, int poison, void *stream);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-/* calibration_gpu.cu: the device half of cal:wrong (see calibration.h). */
+/* calibration_gpu.cu: the device halves of cal:wrong and cal:nan (see calibration.h). */
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -56,5 +56,21 @@ extern "C" int gq_calibration_plant_wrong(void *out, int64_t count, int64_t idx,
 {
 	plant_wrong_kernel<<<1, PLANT_THREADS, 0, (cudaStream_t)stream>>>(
 	    out, count, idx, out_dtype == 1, (float)fraction);
+	return (int)cudaGetLastError();
+}
+
+/* One thread: when poison is set, every byte of out[idx] (elem_bytes of them) becomes 0xFF. */
+__global__ static void poison_kernel(unsigned char *out, int64_t idx, int elem_bytes, int poison)
+{
+	if (poison)
+		for (int b = 0; b < elem_bytes; b++)
+			out[idx * elem_bytes + b] = 0xFFu;
+}
+
+extern "C" int gq_calibration_poison(void *out, int64_t idx, int elem_bytes, int poison,
+                                     void *stream)
+{
+	poison_kernel<<<1, 1, 0, (cudaStream_t)stream>>>((unsigned char *)out, idx, elem_bytes,
+	                                                 poison);
 	return (int)cudaGetLastError();
 }

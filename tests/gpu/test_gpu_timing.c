@@ -26,6 +26,8 @@
  *    design apart, and the median clock lies between a quarter of the device's maximum and 5 %
  *    above it; a slot that no stamp filled gives no clock; a stamp into a slot out of range is
  *    refused.
+ * 6. A program that plants a NaN on one launch in 20 (cal:nan:gemmq:det, wgrad 4096x128,
+ *    T = 1025, FP32 out) launches the same records on every iteration, one more than gemmq:det.
  * One line per measurement on stdout. Needs a CUDA device; without one it says why and fails.
  */
 #include <cuda_runtime_api.h>
@@ -347,6 +349,50 @@ static void test_memset_copy(void)
 	cudaFree(op.b);
 }
 
+/* Device buffers of one wgrad problem, A and B filled (Philox, seed 1, N(0, 1)), out of FP32
+ * size; ap gets the program-interface problem. 0, or -1 after a failed check. */
+typedef struct wgrad_buffers {
+	gemmq_problem ap;
+	void *a, *b, *out;
+} wgrad_buffers;
+
+static int wgrad_buffers_make(const gq_problem *q, wgrad_buffers *w)
+{
+	gq_gemm g;
+	gq_problem_gemm(q, &g);
+	memset(w, 0, sizeof(*w));
+	w->ap = (gemmq_problem){.op = q->op,
+	                        .in_dtype = q->in_dtype,
+	                        .out_dtype = q->out_dtype,
+	                        .a_trans = g.a_trans,
+	                        .b_trans = g.b_trans,
+	                        .d_in = q->d_in,
+	                        .d_out = q->d_out,
+	                        .t = q->t,
+	                        .m = g.m,
+	                        .n = g.n,
+	                        .k = g.k};
+	const gq_input_spec normal = {GQ_DIST_NORMAL, 1.0};
+	int ok = cudaMalloc(&w->a, (size_t)(g.a_rows * g.a_cols) * 2) == cudaSuccess &&
+	         cudaMalloc(&w->b, (size_t)(g.b_rows * g.b_cols) * 2) == cudaSuccess &&
+	         cudaMalloc(&w->out, (size_t)(g.m * g.n) * 4) == cudaSuccess &&
+	         gq_inputs_fill_bf16_gpu(1, g.a_tensor, normal, 0, g.a_rows * g.a_cols, w->a,
+	                                 stream) == 0 &&
+	         gq_inputs_fill_bf16_gpu(1, g.b_tensor, normal, 0, g.b_rows * g.b_cols, w->b,
+	                                 stream) == 0 &&
+	         cudaStreamSynchronize(stream) == cudaSuccess;
+	CHECK_MSG(ok, "wgrad %lldx%lld T=%lld: buffers", (long long)q->d_in, (long long)q->d_out,
+	          (long long)q->t);
+	return ok ? 0 : -1;
+}
+
+static void wgrad_buffers_free(wgrad_buffers *w)
+{
+	cudaFree(w->a);
+	cudaFree(w->b);
+	cudaFree(w->out);
+}
+
 static void test_split_k(void)
 {
 	/* wgrad dW[32, 4096] = gᵀ·x, K = T = 16384: A = g stored [K, M], B = x stored [K, N]. */
@@ -356,42 +402,20 @@ static void test_split_k(void)
 	                .t = 16384,
 	                .in_dtype = GQ_DTYPE_BF16,
 	                .out_dtype = GQ_DTYPE_FP32};
-	gq_gemm g;
-	gq_problem_gemm(&q, &g);
-	gemmq_problem ap = {.op = q.op,
-	                    .in_dtype = q.in_dtype,
-	                    .out_dtype = q.out_dtype,
-	                    .a_trans = g.a_trans,
-	                    .b_trans = g.b_trans,
-	                    .d_in = q.d_in,
-	                    .d_out = q.d_out,
-	                    .t = q.t,
-	                    .m = g.m,
-	                    .n = g.n,
-	                    .k = g.k};
-	void *a = NULL, *b = NULL, *out = NULL;
-	const gq_input_spec normal = {GQ_DIST_NORMAL, 1.0};
-	int ok = cudaMalloc(&a, (size_t)(g.a_rows * g.a_cols) * 2) == cudaSuccess &&
-	         cudaMalloc(&b, (size_t)(g.b_rows * g.b_cols) * 2) == cudaSuccess &&
-	         cudaMalloc(&out, (size_t)(g.m * g.n) * 4) == cudaSuccess &&
-	         gq_inputs_fill_bf16_gpu(1, g.a_tensor, normal, 0, g.a_rows * g.a_cols, a,
-	                                 stream) == 0 &&
-	         gq_inputs_fill_bf16_gpu(1, g.b_tensor, normal, 0, g.b_rows * g.b_cols, b,
-	                                 stream) == 0 &&
-	         cudaStreamSynchronize(stream) == cudaSuccess;
-	CHECK_MSG(ok, "split-K: buffers");
+	wgrad_buffers w;
+	const int ok = wgrad_buffers_make(&q, &w) == 0;
 	int found = 0;
 	for (int i = 0; ok && i < GQ_CUBLASLT_ALGOS && !found; i++) {
 		char name[32], msg[1024] = "";
 		snprintf(name, sizeof(name), "cublaslt:algo:%d", i);
 		gq_error err;
 		gq_error_clear(&err);
-		lt_case c = {.io = {.a = a, .b = b, .out = out}};
+		lt_case c = {.io = {.a = w.a, .b = w.b, .out = w.out}};
 		if (gq_program_open(name, &c.prog, &err) != GQ_OK) {
 			report(name, &err);
 			break;
 		}
-		if (c.prog->prepare(c.prog->ctx, &ap, &c.io, &c.inst, msg, sizeof(msg)) != 0) {
+		if (c.prog->prepare(c.prog->ctx, &w.ap, &c.io, &c.inst, msg, sizeof(msg)) != 0) {
 			printf("%-44s not run: %s\n", name, msg);
 			gq_program_close(c.prog);
 			continue;
@@ -434,9 +458,57 @@ static void test_split_k(void)
 		gq_program_close(c.prog);
 	}
 	CHECK_MSG(found, "no cuBLASLt algorithm of the top 8 launched two kernels for this wgrad");
-	cudaFree(a);
-	cudaFree(b);
-	cudaFree(out);
+	wgrad_buffers_free(&w);
+}
+
+/* cal:nan:gemmq:det plants its NaN on one launch in 20; the timing engine refuses a program
+ * whose iterations launch different records, so every launch must show the same ones: those of
+ * gemmq:det and one more (the kernel that plants, or not). Eager mode, 50 iterations after 5
+ * warm-ups: launches 19 and 39 of the instance plant. */
+static void test_planted_nan(void)
+{
+	gq_problem q = {.op = GQ_OP_WGRAD,
+	                .d_in = 4096,
+	                .d_out = 128,
+	                .t = 1025,
+	                .in_dtype = GQ_DTYPE_BF16,
+	                .out_dtype = GQ_DTYPE_FP32};
+	wgrad_buffers w;
+	if (wgrad_buffers_make(&q, &w) != 0)
+		return;
+	const char *names[2] = {"gemmq:det", "cal:nan:gemmq:det"};
+	int records[2] = {0, 0};
+	for (int j = 0; j < 2; j++) {
+		char msg[1024] = "";
+		gq_error err;
+		gq_error_clear(&err);
+		lt_case c = {.io = {.a = w.a, .b = w.b, .out = w.out}};
+		if (gq_program_open(names[j], &c.prog, &err) != GQ_OK) {
+			report(names[j], &err);
+			continue;
+		}
+		if (c.prog->prepare(c.prog->ctx, &w.ap, &c.io, &c.inst, msg, sizeof(msg)) != 0) {
+			CHECK_MSG(0, "%s: prepare: %s", names[j], msg);
+			gq_program_close(c.prog);
+			continue;
+		}
+		char what[64];
+		snprintf(what, sizeof(what), "wgrad 4096x128 T=1025 %s", names[j]);
+		samples s;
+		if (measure(what, launch_lt, &c, NULL, 0, ITERATIONS, &s) == 0) {
+			records[j] = s.kernels[0];
+			for (int it = 1; it < s.n; it++)
+				CHECK_MSG(s.kernels[it] == s.kernels[0],
+				          "%s: iteration %d: %d records, iteration 0 had %d", names[j],
+				          it, s.kernels[it], s.kernels[0]);
+		}
+		c.prog->release(c.inst);
+		gq_program_close(c.prog);
+	}
+	CHECK_MSG(records[0] > 0 && records[1] == records[0] + 1,
+	          "cal:nan:gemmq:det: %d records per launch, gemmq:det %d (want one more)",
+	          records[1], records[0]);
+	wgrad_buffers_free(&w);
 }
 
 static void test_sm_clock(void)
@@ -521,6 +593,7 @@ int main(void)
 	test_two_spins();
 	test_split_k();
 	test_memset_copy();
+	test_planted_nan();
 	test_sm_clock();
 
 	cudaFree(elapsed_buffer);
