@@ -350,7 +350,8 @@ static void test_memset_copy(void)
 }
 
 /* Device buffers of one wgrad problem, A and B filled (Philox, seed 1, N(0, 1)), out of FP32
- * size; ap gets the program-interface problem. 0, or -1 after a failed check. */
+ * size; ap gets the program-interface problem (gq_program_problem). 0, or -1 after a failed
+ * check. */
 typedef struct wgrad_buffers {
 	gemmq_problem ap;
 	void *a, *b, *out;
@@ -361,17 +362,7 @@ static int wgrad_buffers_make(const gq_problem *q, wgrad_buffers *w)
 	gq_gemm g;
 	gq_problem_gemm(q, &g);
 	memset(w, 0, sizeof(*w));
-	w->ap = (gemmq_problem){.op = q->op,
-	                        .in_dtype = q->in_dtype,
-	                        .out_dtype = q->out_dtype,
-	                        .a_trans = g.a_trans,
-	                        .b_trans = g.b_trans,
-	                        .d_in = q->d_in,
-	                        .d_out = q->d_out,
-	                        .t = q->t,
-	                        .m = g.m,
-	                        .n = g.n,
-	                        .k = g.k};
+	gq_program_problem(q, 0, &w->ap);
 	const gq_input_spec normal = {GQ_DIST_NORMAL, 1.0};
 	int ok = cudaMalloc(&w->a, (size_t)(g.a_rows * g.a_cols) * 2) == cudaSuccess &&
 	         cudaMalloc(&w->b, (size_t)(g.b_rows * g.b_cols) * 2) == cudaSuccess &&
