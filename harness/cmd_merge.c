@@ -148,10 +148,18 @@ static json_t *accuracy_summary(const json_t *points, json_t **docs, int n)
 	return o;
 }
 
+/* Where an end of a band was measured (timing_results.c's band_json writes the same). */
+static json_t *band_end(const json_t *tp, const char *mode, const char *step)
+{
+	return json_pack("{s:s, s:s, s:s}", "point", gq_json_str(tp, "id"), "mode", mode, "step",
+	                 step);
+}
+
 static json_t *band_of(const json_t *tpoints, int mode, int step, double min_ns)
 {
 	double lo = NAN, hi = NAN;
 	json_int_t count = 0;
+	json_t *lo_at = NULL, *hi_at = NULL;
 	size_t i, k;
 	const json_t *tp, *a;
 	json_array_foreach(tpoints, i, tp)
@@ -168,16 +176,26 @@ static json_t *band_of(const json_t *tpoints, int mode, int step, double min_ns)
 			if (min_ns > 0 && !(gq_results_median_ns(tp, "incumbent", m, s) >= min_ns))
 				continue;
 			count++;
-			if (!(r >= lo))
+			if (!(r >= lo)) {
 				lo = r;
-			if (!(r <= hi))
+				json_decref(lo_at);
+				lo_at = band_end(tp, m, s);
+			}
+			if (!(r <= hi)) {
 				hi = r;
+				json_decref(hi_at);
+				hi_at = band_end(tp, m, s);
+			}
 		}
 	}
 	json_t *o = json_object();
 	json_object_set_new(o, "lo", isfinite(lo) ? json_real(lo) : json_null());
 	json_object_set_new(o, "hi", isfinite(hi) ? json_real(hi) : json_null());
 	json_object_set_new(o, "count", json_integer(count));
+	if (lo_at && hi_at) {
+		json_object_set_new(o, "lo_at", lo_at);
+		json_object_set_new(o, "hi_at", hi_at);
+	}
 	return o;
 }
 

@@ -281,7 +281,14 @@ static void caption(const table *t, int part, char *buf, size_t size)
 	char lo[32], hi[32];
 	fmt_num(lo, sizeof(lo), gq_json_num(band, "lo"), "%.4f", "n/a");
 	fmt_num(hi, sizeof(hi), gq_json_num(band, "hi"), "%.4f", "n/a");
-	ADD("[%s, %s].", lo, hi);
+	ADD("[%s, %s]", lo, hi);
+	const json_t *lo_at = json_object_get(band, "lo_at"), *hi_at = json_object_get(band, "hi_at");
+	if (lo_at && hi_at) /* the ends' points: one noisy point can set the band of every point */
+		ADD(", its ends at %s (%s, %s) and %s (%s, %s)", gq_json_str(lo_at, "point"),
+		    gq_json_str(lo_at, "mode"), gq_json_str(lo_at, "step"),
+		    gq_json_str(hi_at, "point"), gq_json_str(hi_at, "mode"),
+		    gq_json_str(hi_at, "step"));
+	ADD(".");
 	const json_t *q = json_object_get(doc, "qualification");
 	if (q) {
 		const json_t *d = json_object_get(q, "decision");

@@ -226,22 +226,6 @@ double gq_stats_aa_ratio(double incumbent, double twin)
 	return gq_stats_speedup(incumbent, twin);
 }
 
-int gq_stats_band(const double *r, int n, double *lo, double *hi)
-{
-	int used = 0;
-	*lo = *hi = NAN;
-	for (int i = 0; i < n; i++) {
-		if (!isfinite(r[i]))
-			continue;
-		if (!used || r[i] < *lo)
-			*lo = r[i];
-		if (!used || r[i] > *hi)
-			*hi = r[i];
-		used++;
-	}
-	return used;
-}
-
 int gq_stats_in_band(double value, double lo, double hi)
 {
 	return value >= lo && value <= hi;

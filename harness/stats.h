@@ -84,10 +84,6 @@ gq_status gq_stats_speedup_ci(const gq_stats_nested *baseline, const gq_stats_ne
  * the same programs, so any distance from 1 is measurement noise or placement luck). */
 double gq_stats_aa_ratio(double incumbent, double twin);
 
-/* The band [lo, hi] = [min, max] of the finite ratios in r[0..n). Returns how many were finite;
- * with none, lo = hi = NAN. */
-int gq_stats_band(const double *r, int n, double *lo, double *hi);
-
 /* 1 when value lies inside [lo, hi] (both ends included), else 0 (also for NaN). */
 int gq_stats_in_band(double value, double lo, double hi);
 

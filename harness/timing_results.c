@@ -287,12 +287,10 @@ double gq_timing_aa(const gq_timing_data *d, int point, gq_timing_mode mode, gq_
 void gq_timing_aa_band(const gq_timing_data *d, int mode, int step, double min_ns,
                        gq_timing_band *band)
 {
-	int cap = d->point_count * GQ_MODE_COUNT * GQ_STEP_COUNT, n = 0;
-	double *r = malloc((size_t)(cap ? cap : 1) * sizeof(double));
+	const gq_timing_band_end none = {-1, -1, -1};
 	band->lo = band->hi = NAN;
 	band->count = 0;
-	if (!r)
-		return;
+	band->lo_at = band->hi_at = none;
 	for (int i = 0; i < d->point_count; i++)
 		for (int m = 0; m < GQ_MODE_COUNT; m++)
 			for (int s = 0; s < GQ_STEP_COUNT; s++) {
@@ -303,11 +301,17 @@ void gq_timing_aa_band(const gq_timing_data *d, int mode, int step, double min_n
 				                    (gq_timing_mode)m, (gq_timing_step)s, &inc);
 				if (!(inc.median_ns >= min_ns))
 					continue;
-				r[n++] =
+				const double r =
 				    gq_timing_aa(d, i, (gq_timing_mode)m, (gq_timing_step)s, NULL);
+				if (!isfinite(r))
+					continue;
+				const gq_timing_band_end at = {i, m, s};
+				if (!band->count || r < band->lo)
+					band->lo = r, band->lo_at = at;
+				if (!band->count || r > band->hi)
+					band->hi = r, band->hi_at = at;
+				band->count++;
 			}
-	band->count = gq_stats_band(r, n, &band->lo, &band->hi);
-	free(r);
 }
 
 /* ---- JSON ----------------------------------------------------------------------------------- */
@@ -568,12 +572,26 @@ static json_t *point_json(const gq_timing_data *d, int i, const gq_stats_bootstr
 	return o;
 }
 
-static json_t *band_json(const gq_timing_band *b)
+static json_t *band_end_json(const gq_timing_data *d, const gq_timing_band_end *e)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "point", point_id(&d->points[e->point]));
+	json_object_set_new(o, "mode", json_string(mode_name(e->mode)));
+	json_object_set_new(o, "step", json_string(step_name(e->step)));
+	return o;
+}
+
+/* lo, hi and count; with any ratio, lo_at and hi_at: the point, mode and step of each end. */
+static json_t *band_json(const gq_timing_data *d, const gq_timing_band *b)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "lo", num(b->lo));
 	json_object_set_new(o, "hi", num(b->hi));
 	json_object_set_new(o, "count", json_integer(b->count));
+	if (b->count > 0) {
+		json_object_set_new(o, "lo_at", band_end_json(d, &b->lo_at));
+		json_object_set_new(o, "hi_at", band_end_json(d, &b->hi_at));
+	}
 	return o;
 }
 
@@ -600,9 +618,9 @@ json_t *gq_timing_results_json(const gq_timing_data *d, const gq_stats_bootstrap
 	gq_timing_aa_band(d, -1, -1, 0, &all);
 	gq_timing_aa_band(d, -1, -1, GQ_TIMING_AA_LONG_NS, &longer);
 	gq_timing_aa_band(d, -1, GQ_STEP_OP, GQ_TIMING_AA_LONG_NS, &ops);
-	json_t *band = band_json(&all);
-	json_object_set_new(band, "at_least_10us", band_json(&longer));
-	json_object_set_new(band, "op_at_least_10us", band_json(&ops));
+	json_t *band = band_json(d, &all);
+	json_object_set_new(band, "at_least_10us", band_json(d, &longer));
+	json_object_set_new(band, "op_at_least_10us", band_json(d, &ops));
 	json_t *by = json_array();
 	for (int m = 0; m < GQ_MODE_COUNT; m++)
 		for (int s = 0; s < GQ_STEP_COUNT; s++) {
@@ -610,7 +628,7 @@ json_t *gq_timing_results_json(const gq_timing_data *d, const gq_stats_bootstrap
 			gq_timing_aa_band(d, m, s, 0, &b);
 			if (b.count == 0)
 				continue;
-			json_t *e = band_json(&b);
+			json_t *e = band_json(d, &b);
 			json_object_set_new(e, "mode", json_string(mode_name(m)));
 			json_object_set_new(e, "step", json_string(step_name(s)));
 			json_array_append_new(by, e);

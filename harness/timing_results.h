@@ -153,13 +153,20 @@ gq_status gq_timing_speedup(const gq_timing_data *d, int point, gq_timing_arm ba
 double gq_timing_aa(const gq_timing_data *d, int point, gq_timing_mode mode, gq_timing_step step,
                     double per_process[GQ_TIMING_MAX_SLOTS]);
 
+/* Where a band's end was measured: point index, mode and step (−1 each when the band is empty). */
+typedef struct gq_timing_band_end {
+	int point, mode, step;
+} gq_timing_band_end;
+
 typedef struct gq_timing_band {
-	double lo, hi; /* NAN when count is 0 */
-	int count;     /* finite ratios */
+	double lo, hi;             /* NAN when count is 0 */
+	int count;                 /* finite ratios */
+	gq_timing_band_end lo_at; /* the first ratio equal to lo, in point, mode, step order */
+	gq_timing_band_end hi_at; /* the first ratio equal to hi */
 } gq_timing_band;
 
 /* The A/A band over every point and over the given mode and step (−1: all of them), keeping the
- * ratios whose incumbent median is at least min_ns. */
+ * ratios whose incumbent median is at least min_ns, and where each of its ends was measured. */
 void gq_timing_aa_band(const gq_timing_data *d, int mode, int step, double min_ns,
                        gq_timing_band *band);
 

@@ -272,6 +272,26 @@ static void test_shards(void)
 		const json_t *counts =
 		    json_object_get(json_object_get(doc, "qualification"), "counts");
 		CHECK(integer(counts, "inaccurate") == 2 && integer(counts, "pending") == 0);
+		/* the merged band's low end names the point, mode and step of its ratio */
+		const json_t *timing = json_object_get(doc, "timing");
+		const json_t *band = json_object_get(timing, "aa_band");
+		const json_t *lo_at = json_object_get(band, "lo_at");
+		int found = 0;
+		const json_t *tp, *a;
+		size_t k;
+		json_array_foreach(json_object_get(timing, "points"), i, tp)
+		{
+			if (strcmp(e2e_str(tp, "id"), e2e_str(lo_at, "point")))
+				continue;
+			json_array_foreach(json_object_get(tp, "aa"), k, a)
+			    found |= !strcmp(e2e_str(a, "mode"), e2e_str(lo_at, "mode")) &&
+			             !strcmp(e2e_str(a, "step"), e2e_str(lo_at, "step")) &&
+			             json_number_value(json_object_get(a, "ratio")) ==
+			                 json_number_value(json_object_get(band, "lo"));
+		}
+		CHECK_MSG(found, "the merged A/A band's lo_at (%s) is not where its low end was "
+		                 "measured",
+		          e2e_str(lo_at, "point"));
 	}
 	json_decref(doc);
 	/* Refusals: another protocol's file in a merge, or at -o of qualify. */

@@ -179,10 +179,15 @@ int main(void)
 	gq_timing_band b;
 	gq_timing_aa_band(&d, -1, -1, 0, &b);
 	CHECK(b.count == 3 && b.lo == r2 && b.hi == r1);
+	/* where each end was measured */
+	CHECK(b.lo_at.point == 2 && b.lo_at.mode == GQ_MODE_GRAPH && b.lo_at.step == GQ_STEP_OP);
+	CHECK(b.hi_at.point == 1 && b.hi_at.mode == GQ_MODE_GRAPH && b.hi_at.step == GQ_STEP_OP);
 	gq_timing_aa_band(&d, GQ_MODE_GRAPH, GQ_STEP_OP, GQ_TIMING_AA_LONG_NS, &b);
 	CHECK(b.count == 2 && b.lo == r0 && b.hi == r1);
+	CHECK(b.lo_at.point == 0 && b.hi_at.point == 1);
 	gq_timing_aa_band(&d, GQ_MODE_EAGER, -1, 0, &b);
 	CHECK(b.count == 0 && isnan(b.lo) && isnan(b.hi));
+	CHECK(b.lo_at.point == -1 && b.hi_at.point == -1);
 
 	/* A worker's point that is not the protocol's. */
 	gq_timing_point wrong;
@@ -250,6 +255,16 @@ int main(void)
 	          json_object_get(json_object_get(band, "at_least_10us"), "count")) == 2);
 	CHECK(json_integer_value(
 	          json_object_get(json_object_get(band, "op_at_least_10us"), "count")) == 2);
+	/* the ends name their point (by its id), mode and step */
+	const json_t *lo_at = json_object_get(band, "lo_at"), *hi_at = json_object_get(band, "hi_at");
+	CHECK(json_equal(json_object_get(lo_at, "point"), json_object_get(p2, "id")) &&
+	      strcmp(json_string_value(json_object_get(lo_at, "mode")), "graph") == 0 &&
+	      strcmp(json_string_value(json_object_get(lo_at, "step")), "op") == 0);
+	CHECK(json_equal(json_object_get(hi_at, "point"), json_object_get(p1, "id")));
+	CHECK(json_equal(json_object_get(json_object_get(json_object_get(band, "at_least_10us"),
+	                                                 "lo_at"),
+	                                 "point"),
+	                 json_object_get(p0, "id")));
 	/* the host clock's method names no CUPTI span; the GPU's says what its spans cover */
 	json_t *method = json_object_get(t, "method");
 	CHECK(json_object_get(method, "span_of") == NULL);
