@@ -397,6 +397,131 @@ static void put_interval_caption(FILE *out, json_t *const *sums, size_t count)
 	fputs(".\n\n", out);
 }
 
+static int same_shape(const json_t *a, const json_t *b)
+{
+	return same_text(a, b, "op") && same_int(a, b, "d_in") && same_int(a, b, "d_out") &&
+	       same_text(a, b, "in") && same_text(a, b, "out");
+}
+
+/* The median of program name at pt when it ran there, else NAN. */
+static double median_of(const json_t *pt, const char *name)
+{
+	size_t i;
+	const json_t *prog;
+	json_array_foreach(json_object_get(pt, "programs"), i, prog)
+	{
+		const char *n = json_string_value(json_object_get(prog, "program"));
+		if (n && !strcmp(n, name))
+			return is_ok(prog) ? get_num(prog, "median_us") : NAN;
+	}
+	return NAN;
+}
+
+/* The geometric mean of gemmq:det / program over the points of pt's shape where gemmq:det ran;
+ * NAN when the program did not run at one of them (or det ran at none). */
+static double gm_over_det(const json_t *points, const json_t *pt, const char *name)
+{
+	double logs = 0;
+	int n = 0;
+	size_t i;
+	const json_t *q;
+	json_array_foreach(points, i, q)
+	{
+		if (!same_shape(q, pt))
+			continue;
+		const double det = median_of(q, "gemmq:det");
+		if (!isfinite(det))
+			continue;
+		const double med = median_of(q, name);
+		if (!(med > 0))
+			return NAN;
+		logs += log(det / med);
+		n++;
+	}
+	return n ? exp(logs / n) : NAN;
+}
+
+int gq_bench_split_choice(const json_t *points, const json_t *pt, const char **best,
+                          double *gbest, const char **next, double *gnext)
+{
+	*best = *next = NULL;
+	*gbest = *gnext = NAN;
+	int n = 0; /* the shape's token counts where gemmq:det ran */
+	size_t j, k;
+	const json_t *q, *prog;
+	json_array_foreach(points, j, q)
+	    n += same_shape(q, pt) && isfinite(median_of(q, "gemmq:det"));
+	json_array_foreach(points, j, q) /* every split program of the shape */
+	{
+		if (!same_shape(q, pt))
+			continue;
+		json_array_foreach(json_object_get(q, "programs"), k, prog)
+		{
+			const char *name = json_string_value(json_object_get(prog, "program"));
+			if (!name || strcmp(gq_bench_family(name), "split") ||
+			    (*best && !strcmp(name, *best)) || (*next && !strcmp(name, *next)))
+				continue;
+			const double g = gm_over_det(points, pt, name);
+			if (!isfinite(g))
+				continue;
+			if (!*best || g > *gbest) {
+				*next = *best, *gnext = *gbest;
+				*best = name, *gbest = g;
+			} else if (!*next || g > *gnext) {
+				*next = name, *gnext = g;
+			}
+		}
+	}
+	return n;
+}
+
+/* One row per shape and dtypes, in the order of their first point: gq_bench_split_choice. */
+static void put_split_per_shape(FILE *out, const json_t *points)
+{
+	fputs("\n## The split program per shape\n\n"
+	      "Per shape and dtypes, the `gemmq:split` program with the highest geometric mean of "
+	      "its speedups over `gemmq:det` (det / program, medians) at the shape's token counts, "
+	      "and the next one; only programs that ran at every one of them where `gemmq:det` "
+	      "ran compete. This is the rule by which a protocol such as `protocols/k1_wgrad.json` "
+	      "takes its candidates.\n\n"
+	      "| shape | dtypes | token counts | split program (geometric mean over det) | next |\n"
+	      "|---|---|---:|---|---|\n",
+	      out);
+	size_t i, j;
+	const json_t *pt, *q;
+	json_array_foreach(points, i, pt)
+	{
+		int first = 1;
+		json_array_foreach(points, j, q)
+		{
+			if (j >= i)
+				break;
+			if (same_shape(q, pt))
+				first = 0;
+		}
+		if (!first)
+			continue;
+		const char *best, *next;
+		double gbest, gnext;
+		const int n = gq_bench_split_choice(points, pt, &best, &gbest, &next, &gnext);
+		const char *op = json_string_value(json_object_get(pt, "op"));
+		const char *in = json_string_value(json_object_get(pt, "in"));
+		const char *o = json_string_value(json_object_get(pt, "out"));
+		fprintf(out, "| %s %lldx%lld | %s→%s | %d |", op ? op : "?",
+		        (long long)json_integer_value(json_object_get(pt, "d_in")),
+		        (long long)json_integer_value(json_object_get(pt, "d_out")), in ? in : "?",
+		        o ? o : "?", n);
+		if (best)
+			fprintf(out, " %s (%.3f) |", best, gbest);
+		else
+			fputs(" — |", out);
+		if (next)
+			fprintf(out, " %s (%.3f) |\n", next, gnext);
+		else
+			fputs(" — |\n", out);
+	}
+}
+
 int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 {
 	const json_t *points = json_object_get(doc, "points");
@@ -464,6 +589,7 @@ int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 		}
 		fputc('\n', out);
 	}
+	put_split_per_shape(out, points);
 	fputs(
 	    "\n## Every program\n\n"
 	    "| shape | T | dtypes | program | median µs | min..max µs | / floor | / cuBLASLt best "

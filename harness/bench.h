@@ -84,11 +84,21 @@ void gq_bench_progress(const json_t *pt, char *buf, size_t size);
  * point or program. */
 const char *gq_bench_accuracy(const json_t *results, const json_t *pt, const char *program);
 
+/* The gemmq:split program for the shape and dtypes of point pt (op, d_in, d_out, in, out) among
+ * points (a bench document's "points"): the one with the highest geometric mean of its
+ * speedups over gemmq:det (det / program, medians) at the shape's points where gemmq:det ran,
+ * among the programs that ran at every one of them; *next the runner-up. NULL (and NAN) where
+ * there is none. The names point into points. Returns how many of the shape's points gemmq:det
+ * ran at. A protocol such as protocols/k1_wgrad.json takes its candidates by this rule. */
+int gq_bench_split_choice(const json_t *points, const json_t *pt, const char **best,
+                          double *gbest, const char **next, double *gnext);
+
 /* Write the Markdown of a bench document to out: a caption made from the metadata (device,
  * driver, cuBLASLt version, iterations, flush size, bandwidth), a table with one row per point
  * (shape, T, dtypes, floor, cuBLASLt's best with its algorithm, cublas:default, det, streamk,
  * the best split with its name, best split / cuBLASLt best and its interval), then a table with
- * every program of every point, whose note gives the SM clock where it was measured. Between
+ * every program of every point, whose note gives the SM clock where it was measured; between
+ * the two, a table of the split program per shape and dtypes (gq_bench_split_choice). Between
  * the caption and the table, how the points fall: at how many the best split is at least as
  * fast (ratio ≤ 1), and at how many its interval lies below 1, contains 1 or lies above 1.
  * Summaries are recomputed from the programs.

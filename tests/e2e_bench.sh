@@ -12,6 +12,7 @@ expect 0 'usage: gemmq bench' -- "$gemmq" bench --help
 expect 0 'default: 4300' -- "$gemmq" bench --help
 expect 0 'sm-clock .*nvbench' -- "$gemmq" bench --help
 expect 0 'recorded as its config' -- "$gemmq" bench --help
+expect 0 'geometric mean of speedups' -- "$gemmq" bench --help
 expect 2 'needs a GPU.*--device host' -- "$gemmq" bench "$src/protocols/k1_wgrad.json" --device host
 expect 2 'unknown option' -- "$gemmq" bench --bogus
 expect 2 "--iterations wants an integer >= 1, not '0'" -- "$gemmq" bench --iterations 0
@@ -44,6 +45,8 @@ expect 0 'at least as fast at 1 of the 1 points where both ran; the interval lie
 expect 0 'NVIDIA H200 \(sm_90\), driver CUDA 12.8, cuBLASLt 120805' -- "$gemmq" bench --render "$tmp/bench.json"
 expect 0 'L2 flush of 120.0 MiB' -- "$gemmq" bench --render "$tmp/bench.json"
 expect 0 'unsupported: cuBLASLt offered 6 algorithms' -- "$gemmq" bench --render "$tmp/bench.json"
+# the split program of the shape: det / split = 30 / 21
+expect 0 '^\| wgrad 5120x64 \| bf16→bf16 \| 1 \| gemmq:split:n64:s4 \(1.429\) \| — \|$' -- "$gemmq" bench --render "$tmp/bench.json"
 expect 0 '^$' -- "$gemmq" bench --render "$tmp/bench.json" --md "$tmp/out.md"
 if ! grep -q '0.875' "$tmp/out.md"; then echo "FAIL: --md did not write the table"; fail=1; else echo "ok: --md wrote $tmp/out.md"; fi
 ls "$tmp"/out.md.tmp-* >/dev/null 2>&1 && { echo "FAIL: a temporary Markdown file was left"; fail=1; }

@@ -357,6 +357,72 @@ static void test_markdown(void)
 	json_decref(doc);
 }
 
+/* A point of wgrad 4096 x d_out, T t, FP32 out, with gemmq:det and three split programs of the
+ * given medians (0: that program failed there). */
+static json_t *shape_point(int d_out, int t, double det, double a, double b, double c)
+{
+	json_t *pt = json_pack("{s:s, s:i, s:i, s:i, s:s, s:s}", "op", "wgrad", "d_in", 4096,
+	                       "d_out", d_out, "t", t, "in", "bf16", "out", "fp32");
+	json_t *progs = json_array();
+	json_array_append_new(progs, prog("gemmq:det", "ok", det, ""));
+	json_array_append_new(progs, prog("gemmq:split:n64:s2", a > 0 ? "ok" : "error", a, "x"));
+	json_array_append_new(progs, prog("gemmq:split:n128:s4", b > 0 ? "ok" : "error", b, "x"));
+	json_array_append_new(progs, prog("gemmq:split:n256:s1", c > 0 ? "ok" : "error", c, "x"));
+	json_array_append_new(progs, prog("cublaslt:algo:0", "ok", 1.0, ""));
+	json_object_set_new(pt, "programs", progs);
+	return pt;
+}
+
+/* The split program per shape: by the geometric mean of det / program over the shape's points,
+ * among the programs that ran at all of them. d_out 32: n64:s2 at 2.0 and 1.0 (mean 1.414),
+ * n128:s4 at 1.25 twice, n256:s1 at 2.5 but failed at T 2: n64:s2, then n128:s4, though n256:s1
+ * is the fastest at T 1 and n128:s4 at T 2. d_out 64 (another shape, its own rows): n128:s4 at
+ * 0.5 and n256:s1 at 0.8 only. cuBLASLt never competes. */
+static void test_split_choice(void)
+{
+	json_t *points = json_array();
+	json_array_append_new(points, shape_point(32, 1, 10, 5, 8, 4));
+	json_array_append_new(points, shape_point(64, 1, 10, 0, 20, 12.5));
+	json_array_append_new(points, shape_point(32, 2, 10, 10, 8, 0));
+	const char *best, *next;
+	double gbest, gnext;
+	int n = gq_bench_split_choice(points, json_array_get(points, 2), &best, &gbest, &next,
+	                              &gnext);
+	CHECK_MSG(n == 2 && best && !strcmp(best, "gemmq:split:n64:s2") &&
+	              fabs(gbest - sqrt(2.0)) < 1e-12 && next &&
+	              !strcmp(next, "gemmq:split:n128:s4") && fabs(gnext - 1.25) < 1e-12,
+	          "n %d best %s %g next %s %g", n, best ? best : "-", gbest, next ? next : "-",
+	          gnext);
+	n = gq_bench_split_choice(points, json_array_get(points, 1), &best, &gbest, &next, &gnext);
+	CHECK_MSG(n == 1 && best && !strcmp(best, "gemmq:split:n256:s1") &&
+	              fabs(gbest - 0.8) < 1e-12 && next && !strcmp(next, "gemmq:split:n128:s4"),
+	          "d_out 64: best %s next %s", best ? best : "-", next ? next : "-");
+	/* without gemmq:det anywhere, nothing competes */
+	json_t *alone = json_array();
+	json_t *pt = shape_point(32, 1, 10, 5, 8, 4);
+	json_array_remove(json_object_get(pt, "programs"), 0);
+	json_array_append_new(alone, pt);
+	n = gq_bench_split_choice(alone, pt, &best, &gbest, &next, &gnext);
+	CHECK(n == 0 && best == NULL && next == NULL && isnan(gbest));
+	json_decref(alone);
+	/* the Markdown's table: one row per shape, in the order of their first point */
+	json_t *doc = bench_doc();
+	json_object_set(doc, "points", points);
+	int rc = 1;
+	char *md = render(doc, &rc);
+	const char *sec = md ? strstr(md, "## The split program per shape") : NULL;
+	CHECK_MSG(rc == 0 && sec &&
+	              strstr(sec, "| wgrad 4096x32 | bf16→fp32 | 2 | gemmq:split:n64:s2 (1.414) | "
+	                          "gemmq:split:n128:s4 (1.250) |\n"
+	                          "| wgrad 4096x64 | bf16→fp32 | 1 | gemmq:split:n256:s1 (0.800) | "
+	                          "gemmq:split:n128:s4 (0.500) |\n") &&
+	              strstr(sec, "## Every program") > strstr(sec, "4096x64"),
+	          "in:\n%s", md ? md : "(none)");
+	free(md);
+	json_decref(doc);
+	json_decref(points);
+}
+
 /* An accuracy results document with one point (t at the point's T) and the given statuses of
  * its programs. */
 static json_t *accuracy_doc(long long t, const char *const *programs, const char *const *status,
@@ -467,7 +533,7 @@ static void test_committed(void)
 	if (f)
 		fclose(f);
 	free(md);
-	size_t i;
+	size_t i, j;
 	json_t *p;
 	int points = 0;
 	json_array_foreach(json_object_get(doc, "points"), i, p)
@@ -487,6 +553,50 @@ static void test_committed(void)
 		points++;
 	}
 	CHECK(points == 240);
+	/* protocols/k1_wgrad.json takes its candidates by the rule, from this bench */
+	json_t *proto = json_load_file(GQ_SOURCE_DIR "/protocols/k1_wgrad.json", 0, &jerr);
+	CHECK_MSG(proto != NULL, "protocols/k1_wgrad.json: %s", jerr.text);
+	int entries = 0;
+	json_t *e;
+	json_array_foreach(json_object_get(proto, "points"), i, e)
+	{
+		const json_t *sh = json_object_get(e, "shapes");
+		const char *cand =
+		    json_string_value(json_object_get(json_object_get(e, "candidate"), "wgrad"));
+		const json_t *outs = json_object_get(json_object_get(e, "dtypes"), "out");
+		size_t a, b, c;
+		const json_t *di, *dd, *o;
+		json_array_foreach(json_object_get(sh, "d_in"), a, di)
+		    json_array_foreach(json_object_get(sh, "d_out"), b, dd)
+		        json_array_foreach(outs, c, o)
+		{
+			const json_t *match = NULL;
+			json_array_foreach(json_object_get(doc, "points"), j, p)
+			{
+				if (json_integer_value(json_object_get(p, "d_in")) ==
+				        json_integer_value(di) &&
+				    json_integer_value(json_object_get(p, "d_out")) ==
+				        json_integer_value(dd) &&
+				    !strcmp(json_string_value(json_object_get(p, "out")),
+				            json_string_value(o)))
+					match = p;
+			}
+			const char *best, *next;
+			double gbest, gnext;
+			CHECK(match != NULL);
+			if (!match)
+				continue;
+			gq_bench_split_choice(json_object_get(doc, "points"), match, &best, &gbest,
+			                      &next, &gnext);
+			CHECK_MSG(cand && best && !strcmp(cand, best),
+			          "k1_wgrad %lldx%lld %s: the candidate is %s, the bench's choice %s",
+			          (long long)json_integer_value(di), (long long)json_integer_value(dd),
+			          json_string_value(o), cand ? cand : "-", best ? best : "-");
+			entries++;
+		}
+	}
+	CHECK_MSG(entries == 24, "%d shapes and out dtypes", entries);
+	json_decref(proto);
 	json_decref(doc);
 }
 
@@ -500,6 +610,7 @@ int main(void)
 	test_sm_clock_math();
 	test_markdown();
 	test_markdown_accuracy();
+	test_split_choice();
 	test_committed();
 	return gq_check_exit("test_bench");
 }
