@@ -447,29 +447,29 @@ int gq_bench_split_choice(const json_t *points, const json_t *pt, const char **b
 	*best = *next = NULL;
 	*gbest = *gnext = NAN;
 	int n = 0; /* the shape's token counts where gemmq:det ran */
-	size_t j, k;
+	const json_t *first = NULL; /* the first of them: every competitor ran there */
+	size_t j;
 	const json_t *q, *prog;
 	json_array_foreach(points, j, q)
-	    n += same_shape(q, pt) && isfinite(median_of(q, "gemmq:det"));
-	json_array_foreach(points, j, q) /* every split program of the shape */
 	{
-		if (!same_shape(q, pt))
+		if (!same_shape(q, pt) || !isfinite(median_of(q, "gemmq:det")))
 			continue;
-		json_array_foreach(json_object_get(q, "programs"), k, prog)
-		{
-			const char *name = json_string_value(json_object_get(prog, "program"));
-			if (!name || strcmp(gq_bench_family(name), "split") ||
-			    (*best && !strcmp(name, *best)) || (*next && !strcmp(name, *next)))
-				continue;
-			const double g = gm_over_det(points, pt, name);
-			if (!isfinite(g))
-				continue;
-			if (!*best || g > *gbest) {
-				*next = *best, *gnext = *gbest;
-				*best = name, *gbest = g;
-			} else if (!*next || g > *gnext) {
-				*next = name, *gnext = g;
-			}
+		if (!n++)
+			first = q;
+	}
+	json_array_foreach(json_object_get(first, "programs"), j, prog)
+	{
+		const char *name = json_string_value(json_object_get(prog, "program"));
+		if (!name || strcmp(gq_bench_family(name), "split"))
+			continue;
+		const double g = gm_over_det(points, pt, name);
+		if (!isfinite(g))
+			continue;
+		if (!*best || g > *gbest) {
+			*next = *best, *gnext = *gbest;
+			*best = name, *gbest = g;
+		} else if (!*next || g > *gnext) {
+			*next = name, *gnext = g;
 		}
 	}
 	return n;
