@@ -247,16 +247,23 @@ static void put_ratio(FILE *out, double v)
 }
 
 /* "wgrad 4096x32 | 1025 | bf16→fp32 |" (d_in x d_out, as gq_problem_describe writes shapes). */
-static void put_point(FILE *out, const json_t *pt)
+/* A row's first cells: shape, T (with_t) and dtypes. */
+static void put_shape(FILE *out, const json_t *pt, int with_t)
 {
 	const char *op = json_string_value(json_object_get(pt, "op"));
 	const char *in = json_string_value(json_object_get(pt, "in"));
 	const char *o = json_string_value(json_object_get(pt, "out"));
-	fprintf(out, "| %s %lldx%lld | %lld | %s→%s |", op ? op : "?",
+	fprintf(out, "| %s %lldx%lld |", op ? op : "?",
 	        (long long)json_integer_value(json_object_get(pt, "d_in")),
-	        (long long)json_integer_value(json_object_get(pt, "d_out")),
-	        (long long)json_integer_value(json_object_get(pt, "t")), in ? in : "?",
-	        o ? o : "?");
+	        (long long)json_integer_value(json_object_get(pt, "d_out")));
+	if (with_t)
+		fprintf(out, " %lld |", (long long)json_integer_value(json_object_get(pt, "t")));
+	fprintf(out, " %s→%s |", in ? in : "?", o ? o : "?");
+}
+
+static void put_point(FILE *out, const json_t *pt)
+{
+	put_shape(out, pt, 1);
 }
 
 /* "13.0" from 13000; "?" when unknown. */
@@ -406,15 +413,7 @@ static int same_shape(const json_t *a, const json_t *b)
 /* The median of program name at pt when it ran there, else NAN. */
 static double median_of(const json_t *pt, const char *name)
 {
-	size_t i;
-	const json_t *prog;
-	json_array_foreach(json_object_get(pt, "programs"), i, prog)
-	{
-		const char *n = json_string_value(json_object_get(prog, "program"));
-		if (n && !strcmp(n, name))
-			return is_ok(prog) ? get_num(prog, "median_us") : NAN;
-	}
-	return NAN;
+	return get_num(best_of(pt, gq_bench_family(name), name, NULL), "median_us");
 }
 
 /* The geometric mean of gemmq:det / program over the points of pt's shape where gemmq:det ran;
@@ -504,13 +503,8 @@ static void put_split_per_shape(FILE *out, const json_t *points)
 		const char *best, *next;
 		double gbest, gnext;
 		const int n = gq_bench_split_choice(points, pt, &best, &gbest, &next, &gnext);
-		const char *op = json_string_value(json_object_get(pt, "op"));
-		const char *in = json_string_value(json_object_get(pt, "in"));
-		const char *o = json_string_value(json_object_get(pt, "out"));
-		fprintf(out, "| %s %lldx%lld | %s→%s | %d |", op ? op : "?",
-		        (long long)json_integer_value(json_object_get(pt, "d_in")),
-		        (long long)json_integer_value(json_object_get(pt, "d_out")), in ? in : "?",
-		        o ? o : "?", n);
+		put_shape(out, pt, 0);
+		fprintf(out, " %d |", n);
 		if (best)
 			fprintf(out, " %s (%.3f) |", best, gbest);
 		else
