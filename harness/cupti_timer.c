@@ -72,6 +72,40 @@ void gq_cupti_span_text(const char *span_of, char *buf, size_t size)
 		snprintf(buf, size, "first kernel start to last kernel end");
 }
 
+/* libstdc++'s demangler (C linkage; the binary links libstdc++ for cuBLAS and our CUDA code). */
+extern char *__cxa_demangle(const char *mangled, char *out, size_t *length, int *status);
+
+void gq_kernel_name(const char *raw, char *buf, size_t size)
+{
+	if (!size)
+		return;
+	int status = -1;
+	char *d = raw && strncmp(raw, "_Z", 2) == 0 ? __cxa_demangle(raw, NULL, NULL, &status) : NULL;
+	const char *name = status == 0 && d ? d : raw ? raw : "";
+	size_t len = strlen(name);
+	if (d && status == 0) {
+		/* the parameter list: from the '(' that matches the last ')' */
+		if (len && name[len - 1] == ')') {
+			int depth = 0;
+			for (size_t i = len; i-- > 0;) {
+				depth += name[i] == ')';
+				depth -= name[i] == '(';
+				if (depth == 0) {
+					len = i;
+					break;
+				}
+			}
+		}
+		/* a function template's return type, "void " */
+		if (strncmp(name, "void ", 5) == 0 && len > 5) {
+			name += 5;
+			len -= 5;
+		}
+	}
+	snprintf(buf, size, "%.*s", (int)len, name);
+	free(d);
+}
+
 /* ---- The trace ------------------------------------------------------------------------------ */
 
 void gq_trace_init(gq_trace *t)
@@ -85,6 +119,7 @@ void gq_trace_free(gq_trace *t)
 	free(t->kernels);
 	free(t->items);
 	free(t->scratch);
+	free(t->scratch_names);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -123,17 +158,26 @@ gq_status gq_trace_add_link(gq_trace *t, uint32_t correlation, uint64_t external
 	return GQ_OK;
 }
 
-gq_status gq_trace_add_kernel(gq_trace *t, uint32_t correlation, uint64_t start, uint64_t end,
-                              uint32_t graph_id, gq_error *err)
+gq_status gq_trace_add_named(gq_trace *t, uint32_t correlation, uint64_t start, uint64_t end,
+                             uint32_t graph_id, const char *name, gq_error *err)
 {
 	if (grow((void **)&t->kernels, &t->kernel_capacity, t->kernel_count + 1,
 	         sizeof(*t->kernels)))
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,
 		                    "out of memory for trace kernels");
-	t->kernels[t->kernel_count++] = (gq_trace_kernel){
-	    .correlation = correlation, .graph_id = graph_id, .start = start, .end = end};
+	t->kernels[t->kernel_count++] = (gq_trace_kernel){.correlation = correlation,
+	                                                  .graph_id = graph_id,
+	                                                  .start = start,
+	                                                  .end = end,
+	                                                  .name = name};
 	t->resolved = 0;
 	return GQ_OK;
+}
+
+gq_status gq_trace_add_kernel(gq_trace *t, uint32_t correlation, uint64_t start, uint64_t end,
+                              uint32_t graph_id, gq_error *err)
+{
+	return gq_trace_add_named(t, correlation, start, end, graph_id, NULL, err);
 }
 
 gq_status gq_trace_append(gq_trace *dst, gq_trace *src, gq_error *err)
@@ -223,7 +267,8 @@ gq_status gq_trace_resolve(gq_trace *t, gq_error *err)
 		t->items[t->item_count++] = (gq_trace_item){.external = t->links[at].external,
 		                                            .iv = {k->start, k->end},
 		                                            .graph_id = k->graph_id,
-		                                            .valid = valid};
+		                                            .valid = valid,
+		                                            .name = k->name};
 	}
 	qsort(t->items, t->item_count, sizeof(*t->items), cmp_item);
 	t->resolved = 1;
@@ -232,7 +277,15 @@ gq_status gq_trace_resolve(gq_trace *t, gq_error *err)
 
 int gq_trace_lookup(gq_trace *t, uint64_t external, const gq_interval **iv, int *invalid)
 {
+	return gq_trace_lookup_named(t, external, iv, NULL, invalid);
+}
+
+int gq_trace_lookup_named(gq_trace *t, uint64_t external, const gq_interval **iv,
+                          const char *const **names, int *invalid)
+{
 	*iv = NULL;
+	if (names)
+		*names = NULL;
 	if (invalid)
 		*invalid = 0;
 	if (!t->resolved)
@@ -248,18 +301,25 @@ int gq_trace_lookup(gq_trace *t, uint64_t external, const gq_interval **iv, int 
 	size_t end = lo;
 	while (end < t->item_count && t->items[end].external == external)
 		end++;
-	if (grow((void **)&t->scratch, &t->scratch_capacity, end - lo, sizeof(*t->scratch)))
+	if (grow((void **)&t->scratch, &t->scratch_capacity, end - lo, sizeof(*t->scratch)) ||
+	    (names && grow((void **)&t->scratch_names, &t->scratch_names_capacity, end - lo,
+	                   sizeof(*t->scratch_names))))
 		return 0;
 	int n = 0, bad = 0;
 	for (size_t i = lo; i < end; i++) {
-		if (t->items[i].valid)
-			t->scratch[n++] = t->items[i].iv;
-		else
+		if (!t->items[i].valid) {
 			bad++;
+			continue;
+		}
+		if (names)
+			t->scratch_names[n] = t->items[i].name;
+		t->scratch[n++] = t->items[i].iv;
 	}
 	if (invalid)
 		*invalid = bad;
 	*iv = t->scratch;
+	if (names)
+		*names = t->scratch_names;
 	return n;
 }
 
@@ -349,7 +409,34 @@ static struct {
 	gq_trace pending; /* records delivered since the last collect */
 	uint8_t **spare;  /* returned buffers, reused so a request never waits on the allocator */
 	size_t spare_count, spare_capacity;
+	struct {
+		const char *cupti; /* CUPTI's name of a kernel function (one pointer per function) */
+		char *ours;        /* gq_kernel_name of it, kept for the process's life */
+	} *names;
+	size_t name_count, name_capacity;
 } session = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The trace's name of the kernel CUPTI calls raw (lock held): our copy, made once per kernel
+ * function, so that it outlives every trace; NULL when out of memory. */
+static const char *kernel_name(const char *raw)
+{
+	if (!raw)
+		return NULL;
+	for (size_t i = session.name_count; i-- > 0;)
+		if (session.names[i].cupti == raw)
+			return session.names[i].ours;
+	if (grow((void **)&session.names, &session.name_capacity, session.name_count + 1,
+	         sizeof(*session.names)))
+		return NULL;
+	char buf[512];
+	gq_kernel_name(raw, buf, sizeof(buf));
+	char *ours = strdup(buf);
+	if (!ours)
+		return NULL;
+	session.names[session.name_count].cupti = raw;
+	session.names[session.name_count++].ours = ours;
+	return ours;
+}
 
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
@@ -377,16 +464,16 @@ static void take_record(const CUpti_Activity *rec)
 	if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
 	    rec->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
 		const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
-		s = gq_trace_add_kernel(&session.pending, k->correlationId, k->start, k->end,
-		                        k->graphId, NULL);
+		s = gq_trace_add_named(&session.pending, k->correlationId, k->start, k->end,
+		                       k->graphId, kernel_name(k->name), NULL);
 	} else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
 		const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)rec;
-		s = gq_trace_add_kernel(&session.pending, m->correlationId, m->start, m->end,
-		                        m->graphId, NULL);
+		s = gq_trace_add_named(&session.pending, m->correlationId, m->start, m->end,
+		                       m->graphId, "memset", NULL);
 	} else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
 		const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)rec;
-		s = gq_trace_add_kernel(&session.pending, m->correlationId, m->start, m->end,
-		                        m->graphId, NULL);
+		s = gq_trace_add_named(&session.pending, m->correlationId, m->start, m->end,
+		                       m->graphId, "memcpy", NULL);
 	} else if (rec->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
 		const CUpti_ActivityExternalCorrelation *x =
 		    (const CUpti_ActivityExternalCorrelation *)rec;

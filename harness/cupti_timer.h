@@ -55,6 +55,11 @@ extern "C" {
  * last end of its kernels, memsets and copies", or "first kernel start to last kernel end". */
 void gq_cupti_span_text(const char *span_of, char *buf, size_t size);
 
+/* A kernel's name as results show it, into buf: CUPTI's name demangled where it is a mangled C++
+ * name, without its parameter list and a leading "void " ("_Z20gq_mma_reduce_kernelILb1EEvPKfilPvi"
+ * → "gq_mma_reduce_kernel<true>"); other names as they are. */
+void gq_kernel_name(const char *raw, char *buf, size_t size);
+
 /* One kernel's (memset's, copy's) execution, [start, end) in ns. */
 typedef struct gq_interval {
 	uint64_t start, end;
@@ -77,14 +82,17 @@ typedef struct gq_trace_kernel {
 	uint32_t correlation;
 	uint32_t graph_id; /* 0 outside graphs (CUPTI's graphId: the graph exec's id) */
 	uint64_t start, end;
+	const char *name; /* what ran (a kernel's name, "memset", "memcpy"), or NULL; not owned:
+	                   * it must outlive the trace */
 } gq_trace_kernel;
 
-/* A resolved kernel: its external id and interval. */
+/* A resolved kernel: its external id, interval and name. */
 typedef struct gq_trace_item {
 	uint64_t external;
 	gq_interval iv;
 	uint32_t graph_id;
 	int valid; /* 0 < start < end */
+	const char *name;
 } gq_trace_item;
 
 typedef struct gq_trace {
@@ -96,7 +104,8 @@ typedef struct gq_trace {
 	gq_trace_item *items; /* sorted by (external, start) */
 	size_t item_count, item_capacity;
 	gq_interval *scratch; /* valid intervals of the last lookup */
-	size_t scratch_capacity;
+	const char **scratch_names; /* their names, in the same order */
+	size_t scratch_capacity, scratch_names_capacity;
 	size_t orphans;   /* kernels whose correlation id has no link (launched outside any id) */
 	size_t conflicts; /* correlation ids linked to two different external ids */
 	size_t invalid; /* linked kernels without a usable timestamp (start == 0 or end ≤ start) */
@@ -119,6 +128,9 @@ void gq_trace_clear(gq_trace *t);
 gq_status gq_trace_add_link(gq_trace *t, uint32_t correlation, uint64_t external, gq_error *err);
 gq_status gq_trace_add_kernel(gq_trace *t, uint32_t correlation, uint64_t start, uint64_t end,
                               uint32_t graph_id, gq_error *err);
+/* The same with what ran: name (not copied; NULL: unknown) must outlive the trace. */
+gq_status gq_trace_add_named(gq_trace *t, uint32_t correlation, uint64_t start, uint64_t end,
+                             uint32_t graph_id, const char *name, gq_error *err);
 
 /* Move every record (and the dropped and lost counts) of src to the end of dst; src is cleared. */
 gq_status gq_trace_append(gq_trace *dst, gq_trace *src, gq_error *err);
@@ -133,6 +145,11 @@ gq_status gq_trace_resolve(gq_trace *t, gq_error *err);
  * the next call on t); *invalid (may be NULL) receives how many of its kernels had no usable
  * timestamp. */
 int gq_trace_lookup(gq_trace *t, uint64_t external, const gq_interval **iv, int *invalid);
+
+/* gq_trace_lookup that also points *names at each interval's name (NULL where unknown), in the
+ * same order and valid as long. */
+int gq_trace_lookup_named(gq_trace *t, uint64_t external, const gq_interval **iv,
+                          const char *const **names, int *invalid);
 
 /* One line on what t holds for one external id, for error messages: which correlation ids are
  * linked to it and how many kernels each has, then the trace's totals (kernels and their

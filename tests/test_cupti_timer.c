@@ -236,8 +236,71 @@ static void test_describe(void)
 	gq_trace_free(&t);
 }
 
+/* Kernel names as results show them: demangled, without parameters or "void ". */
+static void test_kernel_name(void)
+{
+	char buf[128];
+	gq_kernel_name("_Z20gq_mma_reduce_kernelPKfilPvi", buf, sizeof(buf));
+	CHECK_MSG(strcmp(buf, "gq_mma_reduce_kernel") == 0, "%s", buf);
+	gq_kernel_name("_Z12gq_wg_kernelILi128ELi128ELb0ELi0ELi1EEv14CUtensorMap_stS0_S0_12gq_wg_params",
+	               buf, sizeof(buf));
+	CHECK_MSG(strcmp(buf, "gq_wg_kernel<128, 128, false, 0, 1>") == 0, "%s", buf);
+	/* parentheses inside the template arguments stay: only the parameter list goes */
+	gq_kernel_name("_ZN12_GLOBAL__N_13fooEv", buf, sizeof(buf));
+	CHECK_MSG(strcmp(buf, "(anonymous namespace)::foo") == 0, "%s", buf);
+	/* C names (cuBLASLt's) and what does not demangle stay as they are */
+	gq_kernel_name("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x320x64", buf, sizeof(buf));
+	CHECK(strcmp(buf, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x320x64") == 0);
+	gq_kernel_name("_Znot a mangled name", buf, sizeof(buf));
+	CHECK_MSG(strcmp(buf, "_Znot a mangled name") == 0, "%s", buf);
+	gq_kernel_name(NULL, buf, sizeof(buf));
+	CHECK(buf[0] == '\0');
+	/* a small buffer is cut, never overrun */
+	char small[8];
+	memset(small, 'x', sizeof(small));
+	gq_kernel_name("_Z20gq_mma_reduce_kernelPKfilPvi", small, 6);
+	CHECK_MSG(strcmp(small, "gq_mm") == 0 && small[6] == 'x', "%s", small);
+}
+
+/* Names travel with their records through resolve, sorting and lookup. */
+static void test_trace_names(void)
+{
+	gq_trace t;
+	gq_trace_init(&t);
+	gq_error err;
+	gq_error_clear(&err);
+	/* one graph replay (correlation 5): a memset, the GEMM, the rounding, arriving out of order */
+	CHECK(gq_trace_add_named(&t, 5, 300, 400, 9, "round", &err) == GQ_OK);
+	CHECK(gq_trace_add_named(&t, 5, 100, 110, 9, "memset", &err) == GQ_OK);
+	CHECK(gq_trace_add_named(&t, 5, 120, 310, 9, "gemm", &err) == GQ_OK);
+	CHECK(gq_trace_add_kernel(&t, 6, 500, 600, 0, &err) == GQ_OK); /* a record without name */
+	CHECK(gq_trace_add_link(&t, 5, 77, &err) == GQ_OK);
+	CHECK(gq_trace_add_link(&t, 6, 78, &err) == GQ_OK);
+	CHECK(gq_trace_resolve(&t, &err) == GQ_OK);
+	const gq_interval *iv = NULL;
+	const char *const *names = NULL;
+	CHECK(gq_trace_lookup_named(&t, 77, &iv, &names, NULL) == 3);
+	CHECK(names && strcmp(names[0], "memset") == 0 && strcmp(names[1], "gemm") == 0 &&
+	      strcmp(names[2], "round") == 0);
+	CHECK(iv && iv[0].start == 100 && iv[1].start == 120 && iv[2].start == 300);
+	CHECK(gq_trace_lookup_named(&t, 78, &iv, &names, NULL) == 1 && names && names[0] == NULL);
+	/* appended traces keep their names */
+	gq_trace more;
+	gq_trace_init(&more);
+	CHECK(gq_trace_add_named(&more, 7, 700, 800, 0, "late", &err) == GQ_OK);
+	CHECK(gq_trace_add_link(&more, 7, 79, &err) == GQ_OK);
+	CHECK(gq_trace_append(&t, &more, &err) == GQ_OK);
+	CHECK(gq_trace_resolve(&t, &err) == GQ_OK);
+	CHECK(gq_trace_lookup_named(&t, 79, &iv, &names, NULL) == 1 && names &&
+	      strcmp(names[0], "late") == 0);
+	gq_trace_free(&more);
+	gq_trace_free(&t);
+}
+
 int main(void)
 {
+	test_kernel_name();
+	test_trace_names();
 	test_describe();
 	test_span_busy();
 	test_trace();
