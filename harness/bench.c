@@ -199,6 +199,108 @@ json_t *gq_bench_summary(const json_t *point)
 	return s;
 }
 
+/* ---- Pieces of a span ------------------------------------------------------------------------ */
+
+void gq_bench_pieces_init(gq_bench_pieces *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void gq_bench_pieces_free(gq_bench_pieces *p)
+{
+	free(p->names);
+	free(p->dur);
+	free(p->start_gap);
+	free(p->end_gap);
+	memset(p, 0, sizeof(*p));
+}
+
+static int same_name(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+int gq_bench_pieces_add(gq_bench_pieces *p, const gq_interval *iv, const char *const *names,
+                        int k)
+{
+	if (p->varies)
+		return 0;
+	if (p->n == 0) {
+		if (k < 1)
+			return 0;
+		p->names = calloc((size_t)k, sizeof(*p->names));
+		if (!p->names)
+			return -1;
+		for (int j = 0; j < k; j++)
+			p->names[j] = names ? names[j] : NULL;
+		p->k = k;
+	} else {
+		int same = k == p->k;
+		for (int j = 0; same && j < k; j++)
+			same = same_name(p->names[j], names ? names[j] : NULL);
+		if (!same) {
+			p->varies = 1;
+			return 0;
+		}
+	}
+	if (p->n == p->cap) {
+		const int cap = p->cap ? 2 * p->cap : 64;
+		const size_t bytes = (size_t)cap * (size_t)p->k * sizeof(double);
+		double *d = realloc(p->dur, bytes);
+		if (d)
+			p->dur = d;
+		double *sg = d ? realloc(p->start_gap, bytes) : NULL;
+		if (sg)
+			p->start_gap = sg;
+		double *eg = sg ? realloc(p->end_gap, bytes) : NULL;
+		if (!eg)
+			return -1;
+		p->end_gap = eg;
+		p->cap = cap;
+	}
+	double *dur = p->dur + (size_t)p->n * p->k;
+	double *sg = p->start_gap + (size_t)p->n * p->k;
+	double *eg = p->end_gap + (size_t)p->n * p->k;
+	for (int j = 0; j < k; j++) {
+		dur[j] = 1e-3 * (double)(iv[j].end - iv[j].start);
+		sg[j] = j ? 1e-3 * ((double)iv[j].start - (double)iv[j - 1].end) : 0.0;
+		eg[j] = j ? 1e-3 * ((double)iv[j].end - (double)iv[j - 1].end) : 0.0;
+	}
+	p->n++;
+	return 0;
+}
+
+/* The median over the replays of record j of column (dur, start_gap or end_gap). */
+static double piece_median(const gq_bench_pieces *p, const double *column, int j, double *tmp)
+{
+	for (int i = 0; i < p->n; i++)
+		tmp[i] = column[(size_t)i * p->k + j];
+	return gq_stats_median(tmp, p->n);
+}
+
+json_t *gq_bench_pieces_json(const gq_bench_pieces *p)
+{
+	if (p->n == 0 || p->varies)
+		return NULL;
+	double *tmp = malloc((size_t)p->n * sizeof(*tmp));
+	if (!tmp)
+		return NULL;
+	json_t *a = json_array();
+	for (int j = 0; j < p->k; j++) {
+		json_t *o = json_pack("{s:o, s:o}", "name",
+		                      p->names[j] ? json_string(p->names[j]) : json_null(),
+		                      "median_us", num(piece_median(p, p->dur, j, tmp)));
+		if (j) {
+			json_object_set_new(o, "starts_after_us",
+			                    num(piece_median(p, p->start_gap, j, tmp)));
+			json_object_set_new(o, "ends_after_us", num(piece_median(p, p->end_gap, j, tmp)));
+		}
+		json_array_append_new(a, o);
+	}
+	free(tmp);
+	return a;
+}
+
 /* "%.2f us" of v, or "n/a" when v is not finite, into buf. */
 static const char *us_text(double v, char *buf, size_t size)
 {
@@ -516,6 +618,99 @@ static void put_split_per_shape(FILE *out, const json_t *points)
 	}
 }
 
+/* A record's name in a table cell: at most 60 characters (a longer one cut, with "…"), pipes and
+ * backticks replaced. */
+static void put_piece_name(FILE *out, const char *name)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%s", name ? name : "?");
+	if (name && strlen(name) > 60)
+		strcpy(buf + 57, "...");
+	for (char *c = buf; *c; c++)
+		if (*c == '|' || *c == '`')
+			*c = '/';
+	fprintf(out, "`%s`", buf);
+}
+
+/* Whether any program of any point has pieces. */
+static int has_pieces(const json_t *points)
+{
+	size_t i, j;
+	const json_t *pt, *prog;
+	json_array_foreach(points, i, pt)
+	{
+		json_array_foreach(json_object_get(pt, "programs"), j, prog)
+		{
+			if (json_is_array(json_object_get(prog, "pieces")))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The program of pt named name (NULL: none). */
+static const json_t *program_named(const json_t *pt, const char *name)
+{
+	size_t j;
+	const json_t *prog;
+	json_array_foreach(json_object_get(pt, "programs"), j, prog)
+	{
+		const char *n = json_string_value(json_object_get(prog, "program"));
+		if (n && name && strcmp(n, name) == 0)
+			return prog;
+	}
+	return NULL;
+}
+
+/* The table of what the spans of cuBLASLt's best and the best split are made of, per point. */
+static void put_pieces(FILE *out, const json_t *points, json_t *const *sums)
+{
+	if (!has_pieces(points))
+		return;
+	fputs("\n## What the spans are made of\n\n"
+	      "Each replay's kernels, memsets and copies in order of start: each one's median time "
+	      "in µs and, from the second on, in brackets, the median of how much later than the "
+	      "one before it ends (what it adds to the span; the span is first start to last "
+	      "end). Names are cut at 60 characters; the JSON has them whole.\n\n"
+	      "| shape | T | dtypes | program | median µs | pieces |\n"
+	      "|---|---:|---|---|---:|---|\n",
+	      out);
+	size_t i;
+	const json_t *pt;
+	json_array_foreach(points, i, pt)
+	{
+		const char *which[2] = {"cublaslt_best", "split_best"};
+		for (int w = 0; w < 2; w++) {
+			const json_t *best = json_object_get(sums[i], which[w]);
+			const json_t *prog = program_named(pt, str_or(best, "program", NULL));
+			if (!prog)
+				continue;
+			put_point(out, pt);
+			fprintf(out, " %s |", str_or(prog, "program", "?"));
+			put_us(out, get_num(prog, "median_us"));
+			const json_t *pieces = json_object_get(prog, "pieces");
+			if (!json_is_array(pieces)) {
+				fputs(json_is_true(json_object_get(prog, "pieces_vary"))
+				          ? " the replays ran different records |\n"
+				          : " — |\n",
+				      out);
+				continue;
+			}
+			size_t j;
+			const json_t *pc;
+			json_array_foreach(pieces, j, pc)
+			{
+				fputs(j ? "; " : " ", out);
+				put_piece_name(out, json_string_value(json_object_get(pc, "name")));
+				fprintf(out, " %.2f", get_num(pc, "median_us"));
+				if (j)
+					fprintf(out, " (%+.2f)", get_num(pc, "ends_after_us"));
+			}
+			fputs(" |\n", out);
+		}
+	}
+}
+
 int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 {
 	const json_t *points = json_object_get(doc, "points");
@@ -584,6 +779,7 @@ int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 		fputc('\n', out);
 	}
 	put_split_per_shape(out, points);
+	put_pieces(out, points, sums);
 	fputs(
 	    "\n## Every program\n\n"
 	    "| shape | T | dtypes | program | median µs | min..max µs | / floor | / cuBLASLt best "

@@ -15,7 +15,9 @@
  *                                 gq_bench_keep_compared_spans),
  *                                 sm_clock_mhz, sm_clock_samples (with --sm-clock: the median
  *                                 SM clock over the timed replays whose clock is known, and
- *                                 how many those were; smclock.h) } ],
+ *                                 how many those were; smclock.h),
+ *                                 pieces: [ gq_bench_pieces_json ] (what each replay ran), or
+ *                                 pieces_vary: true where replays ran different records } ],
  *                   summary: { gq_bench_summary } } ] }
  * Nothing here touches a GPU: the tests build documents by hand.
  */
@@ -28,6 +30,7 @@
 #include <jansson.h>
 
 #include "../reference/problem.h"
+#include "cupti_timer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -93,12 +96,43 @@ const char *gq_bench_accuracy(const json_t *results, const json_t *pt, const cha
 int gq_bench_split_choice(const json_t *points, const json_t *pt, const char **best,
                           double *gbest, const char **next, double *gnext);
 
+/* What a program's span is made of: its replays' records (kernels, memsets, copies) by order of
+ * start. Every replay must show the same records (count and names) for the pieces to be
+ * summarized; a replay that differs marks them as varying. */
+typedef struct gq_bench_pieces {
+	int k;              /* records per replay, from the first replay added */
+	int n, cap;         /* replays added, and room for them */
+	const char **names; /* k names of the first replay (not owned; NULL entries allowed) */
+	double *dur;        /* n × k, replay-major: each record's end − start, µs */
+	double *start_gap;  /* n × k: its start − the end of the record before it, µs (0 for the
+	                     * first; negative where it started before that one ended) */
+	double *end_gap;    /* n × k: its end − the end of the record before it, µs: what it adds
+	                     * to the span after that one */
+	int varies;         /* 1: some replay had other records than the first */
+} gq_bench_pieces;
+
+void gq_bench_pieces_init(gq_bench_pieces *p);
+void gq_bench_pieces_free(gq_bench_pieces *p);
+
+/* Add one replay's records iv[0..k) (sorted by start, as gq_trace_lookup_named gives them) and
+ * their names (names may be NULL: every name unknown). Returns 0, or -1 when out of memory. */
+int gq_bench_pieces_add(gq_bench_pieces *p, const gq_interval *iv, const char *const *names,
+                        int k);
+
+/* The pieces as a new JSON array, one object per record in order of start:
+ *   { name (null where unknown), median_us, starts_after_us, ends_after_us }
+ * (medians over the replays; the last two only from the second record on: its start and its
+ * end minus the previous record's end). NULL when no replay was added or they varied. */
+json_t *gq_bench_pieces_json(const gq_bench_pieces *p);
+
 /* Write the Markdown of a bench document to out: a caption made from the metadata (device,
  * driver, cuBLASLt version, iterations, flush size, bandwidth), a table with one row per point
  * (shape, T, dtypes, floor, cuBLASLt's best with its algorithm, cublas:default, det, streamk,
  * the best split with its name, best split / cuBLASLt best and its interval), then a table with
  * every program of every point, whose note gives the SM clock where it was measured; between
- * the two, a table of the split program per shape and dtypes (gq_bench_split_choice). Between
+ * the two, a table of the split program per shape and dtypes (gq_bench_split_choice) and, where
+ * the programs have pieces, a table of what the spans of cuBLASLt's best and the best split are
+ * made of at each point. Between
  * the caption and the table, how the points fall: at how many the best split is at least as
  * fast (ratio ≤ 1), and at how many its interval lies below 1, contains 1 or lies above 1.
  * Summaries are recomputed from the programs.

@@ -50,9 +50,12 @@ static const char usage_bench[] =
     "the best program of each family and their ratios to the floor and to cuBLASLt's best;\n"
     "best split / cuBLASLt best gets a 95 % bootstrap interval from the replays' spans, which\n"
     "the JSON keeps. Each cuBLASLt program's algorithm (id, tile, stages, split-K, reduction,\n"
-    "swizzle, cluster, workspace) is recorded as its config. Per shape and dtypes, the\n"
-    "Markdown names the split program with the highest geometric mean of speedups over\n"
-    "gemmq:det (the rule by which protocols/k1_wgrad.json takes its candidates).\n"
+    "swizzle, cluster, workspace) is recorded as its config, and what every program's replays\n"
+    "ran as its pieces: each kernel, memset and copy by name, its median time, and by how\n"
+    "much its end follows the previous one's. Per shape and dtypes, the Markdown names the split\n"
+    "program with the highest geometric mean of speedups over gemmq:det (the rule by which\n"
+    "protocols/k1_wgrad.json takes its candidates), and what the spans of cuBLASLt's best and\n"
+    "the best split are made of.\n"
     "Needs a GPU.\n"
     "\n"
     "  --device N         CUDA device ordinal (default: 0); the host backend cannot bench\n"
@@ -228,17 +231,27 @@ static gq_status bench_program(bench_ctx *c, const gq_problem *p, const char *na
 		goto done;
 	int n = 0;
 	json_t *spans = json_array(); /* every replay's span, in ns as CUPTI gives it */
+	gq_bench_pieces pieces;
+	gq_bench_pieces_init(&pieces);
 	for (uint64_t id = first; id < c->next_id; id++) {
 		const gq_interval *iv = NULL;
-		int k = gq_trace_lookup(&c->trace, id, &iv, NULL);
+		const char *const *names = NULL;
+		int k = gq_trace_lookup_named(&c->trace, id, &iv, &names, NULL);
 		if (k == 0) {
 			char d[600];
 			gq_trace_describe(&c->trace, id, d, sizeof(d));
 			snprintf(msg, sizeof(msg), "replay %d left no kernel in the trace: %s",
 			         (int)(id - first), d);
 			json_decref(spans);
+			gq_bench_pieces_free(&pieces);
 			record(o, "error", msg);
 			c->errors++;
+			goto done;
+		}
+		if (gq_bench_pieces_add(&pieces, iv, names, k) != 0) {
+			json_decref(spans);
+			gq_bench_pieces_free(&pieces);
+			s = gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "%s: out of memory", name);
 			goto done;
 		}
 		const uint64_t ns = gq_interval_span(iv, k);
@@ -256,6 +269,12 @@ static gq_status bench_program(bench_ctx *c, const gq_problem *p, const char *na
 	json_object_set_new(o, "max_us", json_real(hi));
 	json_object_set_new(o, "samples", json_integer(n));
 	json_object_set_new(o, "samples_ns", spans);
+	json_t *pj = gq_bench_pieces_json(&pieces);
+	if (pj)
+		json_object_set_new(o, "pieces", pj);
+	else if (pieces.varies)
+		json_object_set_new(o, "pieces_vary", json_true());
+	gq_bench_pieces_free(&pieces);
 	if (c->sm_clock) { /* the median of the replays whose clock is known */
 		int m = 0;
 		for (int i = 0; i < n; i++) {

@@ -600,8 +600,99 @@ static void test_committed(void)
 	json_decref(doc);
 }
 
+/* The pieces of a span: medians per record over the replays, and the table they make. */
+static void test_pieces(void)
+{
+	gq_bench_pieces pc;
+	gq_bench_pieces_init(&pc);
+	CHECK(gq_bench_pieces_json(&pc) == NULL); /* nothing added */
+	/* three replays of a GEMM and a rounding that starts before the GEMM ends (a programmatic
+	 * dependent) and ends 1.0, 1.2 and 0.8 µs after it */
+	const char *const names[] = {"gq_wg_kernel<64, 320, true, 2, 2>", "gq_mma_reduce_kernel"};
+	const gq_interval r1[] = {{1000, 151000}, {150000, 152000}};
+	const gq_interval r2[] = {{5000, 155000}, {154500, 156200}};
+	const gq_interval r3[] = {{9000, 158000}, {157900, 158800}};
+	CHECK(gq_bench_pieces_add(&pc, r1, names, 2) == 0);
+	CHECK(gq_bench_pieces_add(&pc, r2, names, 2) == 0);
+	CHECK(gq_bench_pieces_add(&pc, r3, names, 2) == 0);
+	json_t *a = gq_bench_pieces_json(&pc);
+	CHECK(json_is_array(a) && json_array_size(a) == 2);
+	const json_t *g = json_array_get(a, 0), *r = json_array_get(a, 1);
+	CHECK(strcmp(json_string_value(json_object_get(g, "name")), names[0]) == 0);
+	CHECK(fabs(at(g, "median_us", NULL) - 150.0) < 1e-9); /* of 150, 150, 149 */
+	CHECK(json_object_get(g, "ends_after_us") == NULL);   /* the first has none */
+	CHECK(fabs(at(r, "median_us", NULL) - 1.7) < 1e-9);   /* of 2.0, 1.7, 0.9 */
+	CHECK(fabs(at(r, "starts_after_us", NULL) - (-0.5)) < 1e-9); /* of −1.0, −0.5, −0.1 */
+	CHECK(fabs(at(r, "ends_after_us", NULL) - 1.0) < 1e-9);      /* of 1.0, 1.2, 0.8 */
+	json_decref(a);
+
+	/* the table: cuBLASLt's best and the best split of the point, each with its pieces */
+	json_t *doc = bench_doc();
+	json_t *pt = json_array_get(json_object_get(doc, "points"), 0);
+	int rc = 1;
+	char *md = render(doc, &rc);
+	CHECK(strstr(md, "What the spans are made of") == NULL); /* no program has pieces */
+	free(md);
+	set_field(pt, "gemmq:split:n128:s2", "pieces", gq_bench_pieces_json(&pc));
+	set_field(pt, "cublaslt:algo:3", "pieces",
+	          json_pack("[{s:s, s:f}, {s:s, s:f, s:f, s:f}]", "name",
+	                    "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x320x64_cluster1x2x1_"
+	                    "warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
+	                    "median_us", 13.5, "name", "cublasLt::splitKreduce_kernel<32, 16>",
+	                    "median_us", 1.25, "starts_after_us", 0.5, "ends_after_us", 1.75));
+	set_field(pt, "gemmq:det", "pieces_vary", json_true());
+	md = render(doc, &rc);
+	CHECK(rc == 0);
+	static const char *const want[] = {
+	    "\n## What the spans are made of\n",
+	    "| wgrad 4096x32 | 1025 | bf16→fp32 | cublaslt:algo:3 | 15.00 | "
+	    "`sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x320x6...` 13.50; "
+	    "`cublasLt::splitKreduce_kernel<32, 16>` 1.25 (+1.75) |\n",
+	    "| wgrad 4096x32 | 1025 | bf16→fp32 | gemmq:split:n128:s2 | 10.00 | "
+	    "`gq_wg_kernel<64, 320, true, 2, 2>` 150.00; `gq_mma_reduce_kernel` 1.70 (+1.00) |\n",
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		CHECK_MSG(strstr(md, want[i]) != NULL, "missing '%s' in:\n%s", want[i], md);
+	/* the section comes before every program's table, and det (neither best) has no row */
+	CHECK(strstr(md, "What the spans") < strstr(md, "## Every program"));
+	CHECK(strstr(md, "| gemmq:det | 12.00 | the replays ran") == NULL);
+	free(md);
+	/* a best program whose replays varied says so */
+	set_field(pt, "gemmq:split:n128:s2", "pieces", json_null());
+	set_field(pt, "gemmq:split:n128:s2", "pieces_vary", json_true());
+	md = render(doc, &rc);
+	CHECK_MSG(strstr(md, "| gemmq:split:n128:s2 | 10.00 | the replays ran different records |") !=
+	              NULL,
+	          "in:\n%s", md);
+	free(md);
+	json_decref(doc);
+
+	/* a replay with other records marks the pieces as varying: no summary */
+	const char *const other[] = {"memset", "gq_wg_kernel<64, 320, true, 2, 2>"};
+	CHECK(gq_bench_pieces_add(&pc, r1, other, 2) == 0);
+	CHECK(pc.varies == 1 && gq_bench_pieces_json(&pc) == NULL);
+	gq_bench_pieces_free(&pc);
+	gq_bench_pieces_init(&pc);
+	CHECK(gq_bench_pieces_add(&pc, r1, names, 2) == 0);
+	CHECK(gq_bench_pieces_add(&pc, r1, names, 1) == 0); /* fewer records */
+	CHECK(pc.varies == 1 && gq_bench_pieces_json(&pc) == NULL);
+	gq_bench_pieces_free(&pc);
+	/* many replays grow the storage; unknown names are null */
+	gq_bench_pieces_init(&pc);
+	for (int i = 0; i < 300; i++) {
+		const gq_interval one[] = {{100, 100 + 1000 * (uint64_t)(i % 3 + 1)}};
+		CHECK(gq_bench_pieces_add(&pc, one, NULL, 1) == 0);
+	}
+	a = gq_bench_pieces_json(&pc);
+	CHECK(json_array_size(a) == 1 && json_is_null(json_object_get(json_array_get(a, 0), "name")));
+	CHECK(fabs(at(json_array_get(a, 0), "median_us", NULL) - 2.0) < 1e-9);
+	json_decref(a);
+	gq_bench_pieces_free(&pc);
+}
+
 int main(void)
 {
+	test_pieces();
 	test_floor();
 	test_family();
 	test_summary();

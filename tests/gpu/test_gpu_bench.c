@@ -10,7 +10,10 @@
  *   results ("(result i of n)"); no other program has one;
  * - the summary's cuBLASLt best is the fastest cuBLASLt algorithm, the best split is ours, the
  *   ratio lies in its 95 % interval, and only those two programs keep their replays' spans;
- * - the Markdown's every-program table shows the configs and the clocks.
+ * - every program that ran has its pieces: what a replay ran, by name, whose times add up to the
+ *   span; the split program's are our GEMM kernel, and with BF16 out the rounding after it;
+ * - the Markdown's every-program table shows the configs and the clocks, and its table of the
+ *   spans' pieces names our kernels.
  * Needs a CUDA device; without one the bench refuses and the test fails. */
 #include <jansson.h>
 #include <math.h>
@@ -29,8 +32,41 @@ static int is(const char *s, const char *want)
 	return s && strcmp(s, want) == 0;
 }
 
+/* Check the pieces of a program that ran: named records whose times add up to its span (the
+ * first one's time plus how much later each next one ends, medians over the replays, within
+ * 10 % and 1 µs of the median span); the split program runs our GEMM (wgmma, the sums zeroed
+ * inside it), then, with BF16 out, the rounding. */
+static void check_pieces(const json_t *prog, const char *id, const char *name, double med,
+                         int bf16)
+{
+	const json_t *pieces = json_object_get(prog, "pieces");
+	const size_t k = json_array_size(pieces);
+	CHECK_MSG(k >= 1, "%s %s: no pieces%s", id, name,
+	          json_is_true(json_object_get(prog, "pieces_vary")) ? " (they varied)" : "");
+	double sum = 0;
+	for (size_t j = 0; j < k; j++) {
+		const json_t *pc = json_array_get(pieces, j);
+		const char *pn = json_string_value(json_object_get(pc, "name"));
+		const double us = json_number_value(json_object_get(pc, "median_us"));
+		CHECK_MSG(pn && pn[0] && us > 0, "%s %s: piece %zu: '%s' %g us", id, name, j,
+		          pn ? pn : "(null)", us);
+		sum += j ? json_number_value(json_object_get(pc, "ends_after_us")) : us;
+	}
+	CHECK_MSG(fabs(sum - med) <= 0.1 * med + 1.0, "%s %s: pieces add up to %g us, span %g", id,
+	          name, sum, med);
+	if (!is(name, split))
+		return;
+	const char *first = json_string_value(json_object_get(json_array_get(pieces, 0), "name"));
+	const char *second = json_string_value(json_object_get(json_array_get(pieces, 1), "name"));
+	CHECK_MSG(k == (bf16 ? 2u : 1u) && first && strncmp(first, "gq_wg_kernel<", 13) == 0 &&
+	              (!bf16 || is(second, "gq_mma_reduce_kernel")),
+	          "%s %s: %zu pieces, '%s', '%s'", id, name, k, first ? first : "(null)",
+	          second ? second : "(null)");
+}
+
 /* Check one program of a point; lt_best gets the fastest cuBLASLt median. */
-static void check_program(const json_t *prog, const char *id, double max_mhz, double *lt_best)
+static void check_program(const json_t *prog, const char *id, double max_mhz, int bf16,
+                          double *lt_best)
 {
 	const char *name = json_string_value(json_object_get(prog, "program"));
 	const char *status = json_string_value(json_object_get(prog, "status"));
@@ -53,6 +89,7 @@ static void check_program(const json_t *prog, const char *id, double max_mhz, do
 	          med);
 	CHECK_MSG(mhz > 0.25 * max_mhz && mhz < 1.05 * max_mhz, "%s %s: SM clock %g MHz of %g", id,
 	          name, mhz, max_mhz);
+	check_pieces(prog, id, name, med, bf16);
 	if (lt) {
 		char want[32];
 		snprintf(want, sizeof(want), "(result %s of ", name + 14);
@@ -77,7 +114,8 @@ static void check_point(const json_t *pt, double max_mhz)
 	double lt_best = INFINITY;
 	size_t i;
 	const json_t *prog;
-	json_array_foreach(progs, i, prog) check_program(prog, id, max_mhz, &lt_best);
+	const int bf16 = is(json_string_value(json_object_get(pt, "out")), "bf16");
+	json_array_foreach(progs, i, prog) check_program(prog, id, max_mhz, bf16, &lt_best);
 	const json_t *s = json_object_get(pt, "summary");
 	const json_t *ltb = json_object_get(s, "cublaslt_best"),
 	             *sb = json_object_get(s, "split_best");
@@ -146,6 +184,10 @@ int main(void)
 		CHECK_MSG(note && note < end,
 		          "cublaslt:algo:0's note without clock and config: %.*s",
 		          row && end ? (int)(end - row) : 0, row ? row : "");
+		const char *made = strstr(md, "\n## What the spans are made of\n");
+		CHECK_MSG(made && strstr(made, "| gemmq:split:n128:s2 | ") &&
+		              strstr(made, " `gq_wg_kernel<") && strstr(made, "; `gq_mma_reduce_kernel` "),
+		          "no table of the spans' pieces with our kernels");
 	}
 	printf("gemmq bench: %s\n", json_path);
 	json_decref(doc);
