@@ -669,9 +669,10 @@ static void put_pieces(FILE *out, const json_t *points, json_t *const *sums)
 		return;
 	fputs("\n## What the spans are made of\n\n"
 	      "Each replay's kernels, memsets and copies in order of start: each one's median time "
-	      "in µs and, from the second on, in brackets, the median of how much later than the "
-	      "one before it ends (what it adds to the span; the span is first start to last "
-	      "end). Names are cut at 60 characters; the JSON has them whole.\n\n"
+	      "in µs and, from the second on, in brackets, the median of by how much its end "
+	      "follows the end of the one before it (what it adds to the span, which runs from the "
+	      "first start to the last end). Names are cut at 60 characters; the JSON has them "
+	      "whole.\n\n"
 	      "| shape | T | dtypes | program | median µs | pieces |\n"
 	      "|---|---:|---|---|---:|---|\n",
 	      out);

@@ -132,9 +132,9 @@ json_t *gq_bench_pieces_json(const gq_bench_pieces *p);
  * every program of every point, whose note gives the SM clock where it was measured; between
  * the two, a table of the split program per shape and dtypes (gq_bench_split_choice) and, where
  * the programs have pieces, a table of what the spans of cuBLASLt's best and the best split are
- * made of at each point. Between
- * the caption and the table, how the points fall: at how many the best split is at least as
- * fast (ratio ≤ 1), and at how many its interval lies below 1, contains 1 or lies above 1.
+ * made of at each point. Between the caption and the first table, how the points fall: at how
+ * many the best split is at least as fast (ratio ≤ 1), and at how many its interval lies below
+ * 1, contains 1 or lies above 1.
  * Summaries are recomputed from the programs.
  * With accuracy (an accuracy results document, else NULL), the caption names its protocol and
  * seeds × reruns; a program that missed its budget there is marked "inaccurate" where it is
