@@ -3,7 +3,10 @@
 #   bash results/h200/logs/wgrad-experiments/round33/prepare.sh
 # build-exp/r33m.txz: gemmq and the GPU tests of the checkout (main), stripped;
 # build-exp/r33x.txz: the same with round33/xhalf.patch applied (knob GQX_XH), built in a
-# worktree under /tmp. Carry build-exp/r33m.txz and build-exp/r33x.txz.
+# worktree under /tmp. Carry build-exp/r33m.txz and build-exp/r33x.txz. The tracked tree is
+# about 70 MB, over the 64 MiB a device call takes: move results/h200/accuracy-k1-programs.json,
+# accuracy-membound-cublaslt-top8.json, k1_wgrad.json and accuracy-k1-cublas.json out of it for
+# the call (run1.sh reads none of them) and back after.
 set -euo pipefail
 top=$(pwd); W=results/h200/logs/wgrad-experiments
 pack() { local name=$1 from=$2
