@@ -348,8 +348,8 @@ static void put_ratio(FILE *out, double v)
 		fputs(" — |", out);
 }
 
-/* "wgrad 4096x32 | 1025 | bf16→fp32 |" (d_in x d_out, as gq_problem_describe writes shapes). */
-/* A row's first cells: shape, T (with_t) and dtypes. */
+/* A row's first cells: shape, T (with_t) and dtypes, "| wgrad 4096x32 | 1025 | bf16→fp32 |"
+ * (d_in x d_out, as gq_problem_describe writes shapes). */
 static void put_shape(FILE *out, const json_t *pt, int with_t)
 {
 	const char *op = json_string_value(json_object_get(pt, "op"));
@@ -618,8 +618,8 @@ static void put_split_per_shape(FILE *out, const json_t *points)
 	}
 }
 
-/* A record's name in a table cell: at most 60 characters (a longer one cut, with "…"), pipes and
- * backticks replaced. */
+/* A record's name in a table cell: at most 60 characters (a longer one cut to 57 and "..."),
+ * pipes and backticks replaced. */
 static void put_piece_name(FILE *out, const char *name)
 {
 	char buf[64];
@@ -648,22 +648,9 @@ static int has_pieces(const json_t *points)
 	return 0;
 }
 
-/* The program of pt named name (NULL: none). */
-static const json_t *program_named(const json_t *pt, const char *name)
-{
-	size_t j;
-	const json_t *prog;
-	json_array_foreach(json_object_get(pt, "programs"), j, prog)
-	{
-		const char *n = json_string_value(json_object_get(prog, "program"));
-		if (n && name && strcmp(n, name) == 0)
-			return prog;
-	}
-	return NULL;
-}
-
-/* The table of what the spans of cuBLASLt's best and the best split are made of, per point. */
-static void put_pieces(FILE *out, const json_t *points, json_t *const *sums)
+/* The table of what the spans of cuBLASLt's best and the best split (best_of, as
+ * gq_bench_summary picks them) are made of, per point. */
+static void put_pieces(FILE *out, const json_t *points)
 {
 	if (!has_pieces(points))
 		return;
@@ -680,10 +667,9 @@ static void put_pieces(FILE *out, const json_t *points, json_t *const *sums)
 	const json_t *pt;
 	json_array_foreach(points, i, pt)
 	{
-		const char *which[2] = {"cublaslt_best", "split_best"};
+		const char *family[2] = {"cublaslt", "split"};
 		for (int w = 0; w < 2; w++) {
-			const json_t *best = json_object_get(sums[i], which[w]);
-			const json_t *prog = program_named(pt, str_or(best, "program", NULL));
+			const json_t *prog = best_of(pt, family[w], NULL, NULL);
 			if (!prog)
 				continue;
 			put_point(out, pt);
@@ -780,7 +766,7 @@ int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 		fputc('\n', out);
 	}
 	put_split_per_shape(out, points);
-	put_pieces(out, points, sums);
+	put_pieces(out, points);
 	fputs(
 	    "\n## Every program\n\n"
 	    "| shape | T | dtypes | program | median µs | min..max µs | / floor | / cuBLASLt best "

@@ -5,12 +5,12 @@
  * Per point: the inputs (protocol seed first_seed) and one output buffer are allocated once and
  * shared by the programs; per program: open, supports, prepare, capture one launch into a CUDA
  * graph on a non-blocking stream, `warmup` replays, then `iterations` times {L2 flush, sync,
- * push id, cudaGraphLaunch, pop id}; collect the CUPTI trace; the samples are the spans of the
- * ids (first start to last end of their kernels, memsets and copies), kept in the JSON
- * (samples_ns) for the two programs whose ratio the Markdown puts an interval on. With
- * --sm-clock, a stamp (smclock.h) before the push and after the pop of each timed replay gives
- * the SM clock over it, outside the span. A program that declines the point is recorded as unsupported with its reason, one
- * that fails as error; a sticky device error ends the run (the points finished are saved).
+ * push id, cudaGraphLaunch, pop id}; collect the CUPTI trace; the samples are the spans of the ids
+ * (first start to last end of their kernels, memsets and copies), kept in the JSON (samples_ns)
+ * for the two programs whose ratio the Markdown puts an interval on. With --sm-clock, a stamp
+ * (smclock.h) before the push and after the pop of each timed replay gives the SM clock over it,
+ * outside the span. A program that declines the point is recorded as unsupported with its reason,
+ * one that fails as error; a sticky device error ends the run (the points finished are saved).
  */
 #include <getopt.h>
 #include <math.h>
