@@ -148,7 +148,7 @@ static json_t *accuracy_summary(const json_t *points, json_t **docs, int n)
 	return o;
 }
 
-/* Where an end of a band was measured (timing_results.c's band_json writes the same). */
+/* Where an end of a band was measured (timing_results.c's band_end_json writes the same). */
 static json_t *band_end(const json_t *tp, const char *mode, const char *step)
 {
 	return json_pack("{s:s, s:s, s:s}", "point", gq_json_str(tp, "id"), "mode", mode, "step",
