@@ -745,6 +745,21 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 					                       smem + (size_t)s * C::STAGE_BYTES + ZERO_OFF,
 					                       m0, n0);
 				gq_wg_bar_expect_tx(bar, tx);
+				/* x's copies first, then g's, as cuBLASLt's nvjet kernels issue them: x
+				 * comes from HBM, g mostly from the L2 (every N tile reads it). At
+				 * 5120x128, T >= 65471 the best split took 0.1-1.2 µs less on three H200s,
+				 * elsewhere the same (thirty-fourth round of
+				 * results/h200/logs/wgrad-experiments.md) */
+				if (SHARE == GQ_WG_SHARE_X) { /* rank 0 the first half of x's boxes
+								* (rounded up), rank 1 the rest */
+					constexpr int NB = BN / 64, H = (NB + 1) / 2;
+#pragma unroll
+					for (int c = rank ? H : 0; c < (rank ? NB : H); c++)
+						gq_wg_tma_load_mc_nohint(b + c * GQ_WG_BOX_BYTES, &map_b,
+						                         n0 + 64 * c, row, bar, (uint16_t)3);
+				} else {
+					gq_wg_copy_b<BN, STREAM_B>(b, &map_b, n0, row, bar, stream);
+				}
 				if (SHARE == GQ_WG_SHARE_G && CL == 2) { /* box r of g from rank r */
 					gq_wg_tma_load_mc(a + rank * GQ_WG_BOX_BYTES, &map_a,
 					                  m0 + 64 * (int)rank, row, bar, (uint16_t)3, keep);
@@ -755,16 +770,6 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 					                  bar, (uint16_t)15, keep);
 				} else {
 					gq_wg_copy_a<BM>(a, &map_a, m0, row, bar, keep);
-				}
-				if (SHARE == GQ_WG_SHARE_X) { /* rank 0 the first half of x's boxes
-								* (rounded up), rank 1 the rest */
-					constexpr int NB = BN / 64, H = (NB + 1) / 2;
-#pragma unroll
-					for (int c = rank ? H : 0; c < (rank ? NB : H); c++)
-						gq_wg_tma_load_mc_nohint(b + c * GQ_WG_BOX_BYTES, &map_b,
-						                         n0 + 64 * c, row, bar, (uint16_t)3);
-				} else {
-					gq_wg_copy_b<BN, STREAM_B>(b, &map_b, n0, row, bar, stream);
 				}
 				row += GQ_WG_BK;
 				gq_wg_next_stage<C::STAGES>(s, parity, i >= C::STAGES);
