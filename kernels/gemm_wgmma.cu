@@ -747,7 +747,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 				gq_wg_bar_expect_tx(bar, tx);
 				/* x's copies first, then g's, as cuBLASLt's nvjet kernels issue them: x
 				 * comes from HBM, g mostly from the L2 (every N tile reads it). At
-				 * 5120x128, T >= 65471 the best split took 0.1-1.2 µs less on three H200s,
+				 * 5120x128, T >= 65471 the best split took 0.2-1.7 µs less on three H200s,
 				 * elsewhere the same (thirty-fourth round of
 				 * results/h200/logs/wgrad-experiments.md) */
 				if (SHARE == GQ_WG_SHARE_X) { /* rank 0 the first half of x's boxes

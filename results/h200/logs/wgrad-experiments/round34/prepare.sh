@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# prepare.sh: the builds the thirty-fourth round's calls carry, from the repository root (on the
-# development machine):
+# prepare.sh: the builds of the thirty-fourth round's calls 1 and 2, from the repository root at
+# e6cbfb4 (on the development machine):
 #   bash results/h200/logs/wgrad-experiments/round34/prepare.sh
 # build-exp/r34m.txz: gemmq and the GPU tests of the checkout (main), stripped;
 # build-exp/r34n.txz: the same with round34/nomma.patch applied (knob GQX_NOMMA), and
