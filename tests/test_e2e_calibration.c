@@ -1,7 +1,10 @@
 /* test_e2e_calibration.c: the calibration programs (kernels/calibration/calibration.h) judged by
  * `gemmq qualify --device host`, one protocol each (tests/protocols/e2e/calibration/), every
  * verdict asserted from the results file:
- *   twin       qualified, and its speedup interval comes within TWIN_TOL (0.5 %) of 1.00;
+ *   twin       qualified, and its speedup interval comes within TWIN_TOL (0.5 %) of 1.00; on the
+ *              host's last attempt (see test_case) it may instead be inconclusive for no other
+ *              reason than an interval that straddles min_speedup (host noise, see
+ *              twin_undecided), never slower, inaccurate or in error;
  *   slow-3     slower, with slowdown = 1/speedup − 1 within 3 % ± 1 pp;
  *   slow-10    slower, with slowdown within 10 % ± 2 pp;
  *   wrong      inaccurate at every point, failing seed 1 and no other seed;
@@ -32,6 +35,7 @@
 static json_t *failures;  /* the current case's unmet expectations (--judge, early attempts) */
 static int early_attempt; /* 1: an attempt that is not the last: record unmet expectations in
                            * failures without failing */
+static int host_last;     /* 1: the last attempt of a host case (twin_undecided is accepted) */
 
 /* CHECK_MSG that also records the message in failures; on an early attempt it only records. */
 #define EXPECT(cond, ...)                                                                          \
@@ -80,6 +84,28 @@ static const json_t *speedup(const json_t *doc, size_t i)
 	return NULL;
 }
 
+/* Whether point p's verdict is inconclusive for the op speedup's interval alone: every reason is
+ * op_speedup, undecided (the interval straddles min_speedup). On the host the twin's interval is
+ * some 2 pp wide when the machine is quiet and up to 8 pp under load: a CI run measured it at
+ * [0.9871, 1.0146], [0.9895, 1.0022] and [0.9658, 1.0450] on three attempts in a row, 2 to 6 s
+ * apart, and seven runs of its protocol alone on a 2-CPU machine at a load average of about 1
+ * gave three such intervals ([0.9838, 1.0035], [0.9836, 1.0069], [0.9850, 1.0286]). The
+ * harness then declines to decide, which is right for a program that is not slower; it must not
+ * call it slower. slow-3's verdict (slower, which needs an interval below min_speedup) still
+ * asserts that the intervals are narrow when the machine lets them be. */
+static int twin_undecided(const json_t *p)
+{
+	const json_t *verdict = json_object_get(p, "verdict");
+	const json_t *reasons = json_object_get(verdict, "reasons");
+	size_t i;
+	const json_t *r;
+	if (strcmp(e2e_str(verdict, "status"), "inconclusive") || json_array_size(reasons) == 0)
+		return 0;
+	json_array_foreach(reasons, i, r) if (strcmp(e2e_str(r, "rule"), "op_speedup") ||
+	                                      strcmp(e2e_str(r, "outcome"), "undecided")) return 0;
+	return 1;
+}
+
 /* Check one case's results file. */
 static void judge(const char *name, const json_t *doc, json_t *summary)
 {
@@ -96,7 +122,13 @@ static void judge(const char *name, const json_t *doc, json_t *summary)
 		const double hi = json_real_value(json_object_get(sp, "hi"));
 		EXPECT(rec != NULL, "%s %s: no candidate accuracy record", name, id);
 		if (!strcmp(name, "twin")) {
-			EXPECT(!strcmp(v, "qualified"), "twin %s: %s", id, v);
+			const int undecided = host_last && twin_undecided(p);
+			EXPECT(!strcmp(v, "qualified") || undecided, "twin %s: %s", id, v);
+			if (undecided)
+				fprintf(stderr,
+				        "twin %s: inconclusive on the last attempt, its interval "
+				        "straddling min_speedup (host noise): accepted\n",
+				        id);
 			EXPECT(sp && lo <= 1.0 + TWIN_TOL && 1.0 - TWIN_TOL <= hi,
 			       "twin %s: speedup %.4f [%.4f, %.4f], not within %.1f %% of 1.00", id,
 			       s, lo, hi, 100 * TWIN_TOL);
@@ -195,6 +227,7 @@ static void test_case(const char *name)
 		const int code = run(args);
 		json_t *doc = json_load_file(out, 0, NULL);
 		early_attempt = attempt < TIMED_ATTEMPTS;
+		host_last = !early_attempt;
 		failures = early_attempt ? json_array() : NULL;
 		if (!early_attempt) {
 			CHECK_MSG(code == (bad ? 1 : 0), "%s: exit status %d", name, code);
@@ -214,6 +247,7 @@ static void test_case(const char *name)
 			failures = NULL;
 		}
 		early_attempt = 0;
+		host_last = 0;
 		if (!missed)
 			break;
 	}
