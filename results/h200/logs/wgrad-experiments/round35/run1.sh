@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run1.sh: thirty-fifth round, call 1 (one H200), from the repository root:
 #   bash results/h200/logs/wgrad-experiments/round35/run1.sh
-# Builds: round35/prepare.sh (r35m: main; r35e: main with round34/elect.patch).
+# Builds: `round35/prepare.sh r35m r35e:round34/elect.patch` (r35m: main; r35e: main with
+# round34/elect.patch).
 # 1. the FP64 check of r35e (../round4/probe-check.json, ../round18/probe-65537.json, the split
 #    programs and gemmq:det) and its gpu_test_gpu_kernels;
 # 2. ../round30/probe-miss.json, 200 timed replays: main (m) and r35e (e) in turn, three times;
