@@ -11,7 +11,7 @@
  *   nondet     accurate (pass) with bitwise_stable false, never inaccurate or error;
  *   unwritten  inaccurate at every point;
  *   nan        inaccurate at every point (a failure, not an error).
- * The timing cases are measured again, up to three times in all, while they miss (see test_case).
+ * The timing cases are measured again, up to four times in all, while they miss (see test_case).
  * Also: every GPU calibration protocol (protocols/calibration/, one file per case) passes
  * check-protocol, and bad cal: names are input errors.
  *
@@ -207,8 +207,11 @@ static void judge(const char *name, const json_t *doc, json_t *summary)
  * (the twin) and failed none. So a timing case is measured again (--force) while it misses, up
  * to TIMED_ATTEMPTS times in all, after a pause of RETRY_PAUSE_S seconds times the attempts made,
  * for a burst of load to pass; only the last attempt is asserted, the misses of the earlier ones
- * are printed. A program judged wrongly TIMED_ATTEMPTS times in a row fails the test. */
-#define TIMED_ATTEMPTS 3
+ * are printed. A program judged wrongly TIMED_ATTEMPTS times in a row fails the test. Four
+ * attempts, not three: in ten runs of this test on a 2-CPU machine, five with a busy loop on one
+ * CPU, slow-3 once missed two attempts in a row (passing on its third) and the twin, before it
+ * could be accepted inconclusive, missed all three in a CI run. */
+#define TIMED_ATTEMPTS 4
 #define RETRY_PAUSE_S 2
 static void test_case(const char *name)
 {
