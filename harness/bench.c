@@ -518,9 +518,7 @@ static double median_of(const json_t *pt, const char *name)
 	return get_num(best_of(pt, gq_bench_family(name), name, NULL), "median_us");
 }
 
-/* The geometric mean of gemmq:det / program over the points of pt's shape where gemmq:det ran;
- * NAN when the program did not run at one of them (or det ran at none). */
-static double gm_over_det(const json_t *points, const json_t *pt, const char *name)
+double gq_bench_split_gm(const json_t *points, const json_t *pt, const char *name)
 {
 	double logs = 0;
 	int n = 0;
@@ -563,7 +561,7 @@ int gq_bench_split_choice(const json_t *points, const json_t *pt, const char **b
 		const char *name = json_string_value(json_object_get(prog, "program"));
 		if (!name || strcmp(gq_bench_family(name), "split"))
 			continue;
-		const double g = gm_over_det(points, pt, name);
+		const double g = gq_bench_split_gm(points, pt, name);
 		if (!isfinite(g))
 			continue;
 		if (!*best || g > *gbest) {
@@ -576,6 +574,19 @@ int gq_bench_split_choice(const json_t *points, const json_t *pt, const char **b
 	return n;
 }
 
+int gq_bench_split_keeps(const json_t *points, const json_t *pt, const char *cand)
+{
+	const char *best, *next;
+	double gbest, gnext;
+	gq_bench_split_choice(points, pt, &best, &gbest, &next, &gnext);
+	if (!best || !cand)
+		return 0;
+	if (strcmp(best, cand) == 0)
+		return 1;
+	const double g = gq_bench_split_gm(points, pt, cand);
+	return isfinite(g) && g >= (1 - GQ_BENCH_SPLIT_TIE) * gbest;
+}
+
 /* One row per shape and dtypes, in the order of their first point: gq_bench_split_choice. */
 static void put_split_per_shape(FILE *out, const json_t *points)
 {
@@ -584,8 +595,13 @@ static void put_split_per_shape(FILE *out, const json_t *points)
 	      "its speedups over `gemmq:det` (det / program, medians) at the shape's token counts, "
 	      "and the next one; only programs that ran at every one of them where `gemmq:det` "
 	      "ran compete. This is the rule by which a protocol such as `protocols/k1_wgrad.json` "
-	      "takes its candidates.\n\n"
-	      "| shape | dtypes | token counts | split program (geometric mean over det) | next |\n"
+	      "takes its candidates; ",
+	      out);
+	fprintf(out,
+	        "it keeps a candidate whose mean is within %.1f %% of the first's (a tie, whose "
+	        "order changes between H200s).\n\n",
+	        100 * GQ_BENCH_SPLIT_TIE);
+	fputs("| shape | dtypes | token counts | split program (geometric mean over det) | next |\n"
 	      "|---|---|---:|---|---|\n",
 	      out);
 	size_t i, j;

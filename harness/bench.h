@@ -92,9 +92,28 @@ const char *gq_bench_accuracy(const json_t *results, const json_t *pt, const cha
  * speedups over gemmq:det (det / program, medians) at the shape's points where gemmq:det ran,
  * among the programs that ran at every one of them; *next the runner-up. NULL (and NAN) where
  * there is none. The names point into points. Returns how many of the shape's points gemmq:det
- * ran at. A protocol such as protocols/k1_wgrad.json takes its candidates by this rule. */
+ * ran at. A protocol such as protocols/k1_wgrad.json takes its candidates by this rule, and keeps
+ * a candidate while it ties (GQ_BENCH_SPLIT_TIE). */
 int gq_bench_split_choice(const json_t *points, const json_t *pt, const char **best,
                           double *gbest, const char **next, double *gnext);
+
+/* The geometric mean that gq_bench_split_choice ranks program name by at pt's shape and dtypes
+ * (det / program over the shape's points where gemmq:det ran); NAN where the program did not run
+ * at one of them or gemmq:det ran at none. */
+double gq_bench_split_gm(const json_t *points, const json_t *pt, const char *name);
+
+/* A protocol's candidate ties with the bench's choice while its geometric mean is at least
+ * (1 - GQ_BENCH_SPLIT_TIE) of the choice's. Between two benches of the same kernels on two H200s
+ * the leader of such a pair changes: 0.01-0.22 % apart at seven shapes of k1_wgrad
+ * (results/h200/logs/wgrad-experiments.md, twenty-second round), 0.3 % at 4096x512 BF16
+ * (thirty-third), under 0.1 % at 5120x128 (thirty-fifth); a move for a tie would qualify the
+ * protocol again for no gain. */
+#define GQ_BENCH_SPLIT_TIE 0.005
+
+/* Whether a protocol keeps cand as its candidate for pt's shape and dtypes: cand is
+ * gq_bench_split_choice's program there, or ties with it. 0 where cand did not run at every
+ * point of the shape where gemmq:det ran, or there is no choice. */
+int gq_bench_split_keeps(const json_t *points, const json_t *pt, const char *cand);
 
 /* What a program's span is made of: its replays' records (kernels, memsets, copies) by order of
  * start. Every replay must show the same records (count and names) for the pieces to be

@@ -397,6 +397,29 @@ static void test_split_choice(void)
 	CHECK_MSG(n == 1 && best && !strcmp(best, "gemmq:split:n256:s1") &&
 	              fabs(gbest - 0.8) < 1e-12 && next && !strcmp(next, "gemmq:split:n128:s4"),
 	          "d_out 64: best %s next %s", best ? best : "-", next ? next : "-");
+	/* the means it ranks by, and which candidates a protocol keeps: the choice, not n128:s4
+	 * (1.25 against 1.414), not n256:s1 (failed at T 2), not a program that never ran */
+	CHECK(fabs(gq_bench_split_gm(points, json_array_get(points, 0), "gemmq:split:n128:s4") -
+	           1.25) < 1e-12);
+	CHECK(isnan(gq_bench_split_gm(points, json_array_get(points, 0), "gemmq:split:n256:s1")));
+	CHECK(fabs(gq_bench_split_gm(points, json_array_get(points, 1), "gemmq:split:n256:s1") -
+	           0.8) < 1e-12);
+	CHECK(gq_bench_split_keeps(points, json_array_get(points, 0), "gemmq:split:n64:s2") == 1);
+	CHECK(gq_bench_split_keeps(points, json_array_get(points, 0), "gemmq:split:n128:s4") == 0);
+	CHECK(gq_bench_split_keeps(points, json_array_get(points, 0), "gemmq:split:n256:s1") == 0);
+	CHECK(gq_bench_split_keeps(points, json_array_get(points, 0), "gemmq:split:n64:s9") == 0);
+	CHECK(gq_bench_split_keeps(points, json_array_get(points, 0), NULL) == 0);
+	/* a tie: n128:s4 at 10 / 5.02 = 0.996 of n64:s2's 2.0 is kept, n256:s1 at 10 / 5.06 =
+	 * 0.988 of it is not */
+	json_t *tie = json_array();
+	json_array_append_new(tie, shape_point(48, 1, 10, 5, 5.02, 5.06));
+	const json_t *tp = json_array_get(tie, 0);
+	n = gq_bench_split_choice(tie, tp, &best, &gbest, &next, &gnext);
+	CHECK(n == 1 && best && !strcmp(best, "gemmq:split:n64:s2"));
+	CHECK(gq_bench_split_keeps(tie, tp, "gemmq:split:n128:s4") == 1);
+	CHECK(gq_bench_split_keeps(tie, tp, "gemmq:split:n256:s1") == 0);
+	CHECK(1 - GQ_BENCH_SPLIT_TIE < 5 / 5.02 && 1 - GQ_BENCH_SPLIT_TIE > 5 / 5.06);
+	json_decref(tie);
 	/* without gemmq:det anywhere, nothing competes */
 	json_t *alone = json_array();
 	json_t *pt = shape_point(32, 1, 10, 5, 8, 4);
@@ -553,7 +576,8 @@ static void test_committed(void)
 		points++;
 	}
 	CHECK(points == 240);
-	/* protocols/k1_wgrad.json takes its candidates by the rule, from this bench */
+	/* protocols/k1_wgrad.json takes its candidates by the rule, from this bench: each is the
+	 * bench's choice or ties with it */
 	json_t *proto = json_load_file(GQ_SOURCE_DIR "/protocols/k1_wgrad.json", 0, &jerr);
 	CHECK_MSG(proto != NULL, "protocols/k1_wgrad.json: %s", jerr.text);
 	int entries = 0;
@@ -586,12 +610,15 @@ static void test_committed(void)
 			CHECK(match != NULL);
 			if (!match)
 				continue;
-			gq_bench_split_choice(json_object_get(doc, "points"), match, &best, &gbest,
-			                      &next, &gnext);
-			CHECK_MSG(cand && best && !strcmp(cand, best),
-			          "k1_wgrad %lldx%lld %s: the candidate is %s, the bench's choice %s",
+			const json_t *pts = json_object_get(doc, "points");
+			gq_bench_split_choice(pts, match, &best, &gbest, &next, &gnext);
+			CHECK_MSG(gq_bench_split_keeps(pts, match, cand),
+			          "k1_wgrad %lldx%lld %s: the candidate is %s (%.4f), the bench's choice "
+			          "%s (%.4f), more than a tie ahead",
 			          (long long)json_integer_value(di), (long long)json_integer_value(dd),
-			          json_string_value(o), cand ? cand : "-", best ? best : "-");
+			          json_string_value(o), cand ? cand : "-",
+			          cand ? gq_bench_split_gm(pts, match, cand) : NAN, best ? best : "-",
+			          gbest);
 			entries++;
 		}
 	}
