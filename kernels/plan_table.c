@@ -36,20 +36,23 @@ const gq_route gq_plan_routes[] = {
      .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_BF16, .t_min = 1025, .t_max = 65537,
      .kblock_parity = -1, .program = "gemmq:split:n256:s4"}, /* 10 qualified points */
     {.arch = "sm_90", .sm_count = 132, .op = GQ_OP_WGRAD, .d_in = 4096, .d_out = 512,
-     .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_FP32, .t_min = 1025, .t_max = 65537,
-     .kblock_parity = -1, .program = "gemmq:split:n128:s1"}, /* 10 qualified points */
+     .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_FP32, .t_min = 65537, .t_max = 65537,
+     .kblock_parity = -1, .program = "gemmq:split:n128:s1"}, /* 1 qualified point */
     {.arch = "sm_90", .sm_count = 132, .op = GQ_OP_WGRAD, .d_in = 4096, .d_out = 512,
-     .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_BF16, .t_min = 1025, .t_max = 65537,
-     .kblock_parity = -1, .program = "gemmq:split:n256:s1"}, /* 10 qualified points */
+     .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_FP32, .t_min = 1025, .t_max = 40963,
+     .kblock_parity = -1, .program = "gemmq:split:n128:s1"}, /* 8 qualified points */
+    {.arch = "sm_90", .sm_count = 132, .op = GQ_OP_WGRAD, .d_in = 4096, .d_out = 512,
+     .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_BF16, .t_min = 65471, .t_max = 65537,
+     .kblock_parity = -1, .program = "gemmq:split:n256:s1"}, /* 2 qualified points */
+    {.arch = "sm_90", .sm_count = 132, .op = GQ_OP_WGRAD, .d_in = 4096, .d_out = 512,
+     .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_BF16, .t_min = 1025, .t_max = 16384,
+     .kblock_parity = -1, .program = "gemmq:split:n256:s1"}, /* 7 qualified points */
     {.arch = "sm_90", .sm_count = 132, .op = GQ_OP_WGRAD, .d_in = 4096, .d_out = 1024,
      .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_FP32, .t_min = 1025, .t_max = 65537,
      .kblock_parity = -1, .program = "gemmq:split:n128:s1"}, /* 10 qualified points */
     {.arch = "sm_90", .sm_count = 132, .op = GQ_OP_WGRAD, .d_in = 4096, .d_out = 1024,
-     .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_BF16, .t_min = 1025, .t_max = 16172,
-     .kblock_parity = -1, .program = "gemmq:split:n128:s1"}, /* 4 qualified points */
-    {.arch = "sm_90", .sm_count = 132, .op = GQ_OP_WGRAD, .d_in = 4096, .d_out = 1024,
-     .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_BF16, .t_min = 16231, .t_max = 65537,
-     .kblock_parity = -1, .program = "gemmq:split:n128:s1"}, /* 5 qualified points */
+     .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_BF16, .t_min = 1025, .t_max = 65537,
+     .kblock_parity = -1, .program = "gemmq:split:n128:s1"}, /* 10 qualified points */
     {.arch = "sm_90", .sm_count = 132, .op = GQ_OP_WGRAD, .d_in = 5120, .d_out = 32,
      .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_FP32, .t_min = 1025, .t_max = 65537,
      .kblock_parity = -1, .program = "gemmq:split:n128:s3"}, /* 10 qualified points */
@@ -89,4 +92,4 @@ const gq_route gq_plan_routes[] = {
     {.arch = NULL}, /* sentinel: C forbids an empty array; not counted */
 };
 
-const int gq_plan_route_count = 25;
+const int gq_plan_route_count = 26;
