@@ -7,7 +7,7 @@
  * splits from the others' shared memory and storing them, FP32 or BF16. No adds in the L2, no
  * zeroing, no second kernel, the same cost for either out. An H200 holds 15 such clusters at
  * once, and 4096 and 5120 columns make 16 N tiles of 256 and 320. Calls 1 to 3 of this round
- * (cl15-pieces.cu) ran 15 clusters on 15 tiles: as fast as cuBLASLt's fastest at d_in 3840 (15 ×
+ * (cl15-pieces.patch) ran 15 clusters on 15 tiles: as fast as cuBLASLt's fastest at d_in 3840 (15 ×
  * 256), with BF16 out 2.6 µs faster than gemmq:split:n256:s4 there; d_in 4096 and 5120 cut into
  * 15 pieces were 3-52 % slower.
  *
@@ -23,9 +23,12 @@
  * a fixed order.
  *
  * The producer and consumers are kernels/gemm_wgmma.cu's (through ../round28/seg.h), with main's
- * x-first copies (1343065). CL15_BN=256|320|384 asks for a tile width (by default the narrowest
+ * x-first copies (1343065); grid A's consumers and its end inside the SMs are ../round28/cl8.cu's
+ * without its segment for the 16th tile. CL15_BN=256|320|384 asks for a tile width (by default the narrowest
  * whose tiles number at most the clusters that fit, plus one). The round's results: its section
- * of ../../wgrad-experiments.md.
+ * of ../../wgrad-experiments.md. What the earlier calls ran: `patch -o cl15-callN.cu cl15.cu
+ * cl15-callN.patch` (calls 4 to 8), `cl15-pieces.patch` (calls 2 and 3; call 1 ran its first
+ * state, 64×256 tiles only).
  *
  *   nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC,-fvisibility=hidden \
  *        -gencode arch=compute_90a,code=sm_90a -Ikernels -Iharness \
@@ -207,7 +210,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<64, BN>::THREADS, 1)
  * tiles of a piece a cluster of two that shares x as A's pairs do. Its sums go to slice z; once
  * all the pieces of M tile mx have stored theirs, each adds its share of the tile's rows over the
  * slices in order, every load before the stores, and stores them. Then B waits for A
- * (griddepcontrol.wait) before it ends. The calls before (cl15-callN.cu): 4, B without clusters
+ * (griddepcontrol.wait) before it ends. The calls before (cl15-callN.patch): 4, B without clusters
  * (each CTA copying all of x's boxes itself: B took 1.65 times A's time); 5, the pairs (B ended
  * 3.6-4.6 µs after A), the last piece to store adding all the rows (a trip to the L2 per row in
  * turn); 6, a fifth pair taking the last few % of each quarter (B ended later still); 7, the
