@@ -28,11 +28,14 @@
  * OQ_TRACE_FILE=PATH appends each CTA's steps in its last launch to PATH.
  *
  * The producer and consumers of phase 1 are kernels/gemm_wgmma.cu's (through ../round28/seg.h),
- * with main's x-first copies, as in ../round39/cl15.cu. This file is call 4's source;
- * `patch -o oq-callN.cu oq.cu oq-callN.patch` gives call 3's (no OQ_GO) and calls 1 and 2's
- * (the helper's adds by float2 atomics from the registers, fenced per thread). Correct at every
- * point checked, and at 4096x128, T >= 65471 no faster than gemmq:split:n256:s4 with BF16 out and
- * 2-4 µs slower with FP32 out: the round's section of ../../wgrad-experiments.md.
+ * with main's x-first copies, as in ../round39/cl15.cu; the producer's last waits (for the
+ * pair's releases) are seg_produce's, and the plugin's functions (encode, prepare, launch,
+ * release, the entry point) are cl15.cu's with one grid and a workspace of its own. This file is
+ * call 4's source; `patch -o oq-callN.cu oq.cu oq-callN.patch` gives call 3's (no OQ_GO) and
+ * calls 1 and 2's (the helper's adds by float2 atomics from the registers, fenced per thread).
+ * Correct at every point checked, and at 4096x128, T >= 65471 no faster than
+ * gemmq:split:n256:s4 with BF16 out and 1.7-4.2 µs slower with FP32 out (by Q): the round's
+ * section of ../../wgrad-experiments.md.
  *
  *   nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC,-fvisibility=hidden \
  *        -gencode arch=compute_90a,code=sm_90a -Ikernels -Iharness \
