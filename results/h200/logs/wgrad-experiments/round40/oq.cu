@@ -34,7 +34,7 @@
  * call 4's source; `patch -o oq-callN.cu oq.cu oq-callN.patch` gives call 3's (no OQ_GO) and
  * calls 1 and 2's (the helper's adds by float2 atomics from the registers, fenced per thread).
  * Correct at every point checked, and at 4096x128, T >= 65471 no faster than
- * gemmq:split:n256:s4 with BF16 out and 1.7-4.2 µs slower with FP32 out (by Q): the round's
+ * gemmq:split:n256:s4 with BF16 out and 1.7-4.6 µs slower with FP32 out (by Q): the round's
  * section of ../../wgrad-experiments.md.
  *
  *   nvcc -O3 -std=c++17 -shared -Xcompiler -fPIC,-fvisibility=hidden \
