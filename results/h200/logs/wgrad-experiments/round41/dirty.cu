@@ -26,6 +26,7 @@
 
 #include "flush.h"
 #include "problem.h"
+#include "reference.h"
 #include "registry.h"
 
 #define CHECK(call)                                                                                \
@@ -60,12 +61,8 @@ __global__ void fill(uint16_t *p, size_t n, uint32_t tensor)
 
 static double value(const void *host, size_t i, bool bf16)
 {
-	if (!bf16)
-		return static_cast<const float *>(host)[i];
-	const uint32_t bits = (uint32_t) static_cast<const uint16_t *>(host)[i] << 16;
-	float f;
-	memcpy(&f, &bits, 4);
-	return f;
+	return bf16 ? gq_bf16_to_float(static_cast<const uint16_t *>(host)[i])
+	            : static_cast<const float *>(host)[i];
 }
 
 /* DIRTY_CHECK=1: out of the last launch against cublas:default's out of the same operands, as
