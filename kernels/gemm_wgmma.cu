@@ -617,6 +617,17 @@ __device__ __forceinline__ void gq_wg_tma_zero(const CUtensorMap *map_c, unsigne
 	                 : "memory");
 }
 
+/* The N tile (ty) and split (tz) of this CTA: its cluster's place in the launch order, or the
+ * work gq_wg_cluster_order gives that place (p.order_n > 0) */
+__device__ __forceinline__ void gq_wg_tile_of(const gq_wg_params &p, int &ty, int &tz)
+{
+	ty = blockIdx.y, tz = blockIdx.z;
+	if (p.order_n) {
+		const int L = p.order[ty + (int)gridDim.y * tz];
+		ty = L % (int)gridDim.y, tz = L / (int)gridDim.y;
+	}
+}
+
 /* Consumer warpgroup wg of gq_wg_kernel, WN columns wide: rows [64·wm, 64·wm + 64) and the WN
  * columns from col = C::WN·wn of the CTA's tile (m0, n0) (wm = wg / C::WG_N, wn = wg % C::WG_N;
  * every warpgroup but the 64×320 tile's last is C::WN wide), over its nkb K-blocks, then its
@@ -656,7 +667,9 @@ __device__ __forceinline__ void gq_wg_consumer(const CUtensorMap *map_c, const g
 		                                                           : 0u);
 		return;
 	}
-	gq_wg_store_sums<WN>(sum, p.mode == GQ_MMA_SLICES, p.ws + (int64_t)blockIdx.z * p.m * p.n,
+	int ty, tz;
+	gq_wg_tile_of(p, ty, tz);
+	gq_wg_store_sums<WN>(sum, p.mode == GQ_MMA_SLICES, p.ws + (int64_t)tz * p.m * p.n,
 	                     p.out, p.out_fp32, p.n, row0, col0, p.m, p.n);
 }
 
@@ -688,14 +701,16 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 	 * without having one was 0.2-0.3 % slower at 4096x128 (tenth round, call 3). */
 	if (p.mode == GQ_MMA_ATOMIC && !p.out_fp32)
 		asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+	int ty, tz;
+	gq_wg_tile_of(p, ty, tz);
 	const int64_t kblocks = (p.k + GQ_WG_BK - 1) / GQ_WG_BK;
-	const int64_t kb0 = (int64_t)blockIdx.z * p.kb_per_split;
+	const int64_t kb0 = (int64_t)tz * p.kb_per_split;
 	int64_t nkb = kblocks - kb0;
 	if (nkb > p.kb_per_split)
 		nkb = p.kb_per_split;
 	if (nkb < 0)
 		nkb = 0;
-	const int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
+	const int m0 = blockIdx.x * BM, n0 = ty * BN;
 
 	const int a_box = gq_wg_a_box(p.m);
 	gq_wg_ring_init<BM, BN, CL>(smem, full, empty, a_box, tid);
@@ -726,11 +741,11 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 			 * it fills last in the first round (the box this CTA copies itself: x's with
 			 * GQ_WG_SHARE_G, g's otherwise) */
 			unsigned long long *const zs = reinterpret_cast<unsigned long long *>(p.zsync);
-			const int64_t tile = (int64_t)blockIdx.y * gridDim.x + blockIdx.x;
+			const int64_t tile = (int64_t)ty * gridDim.x + blockIdx.x;
 			unsigned long long launch = 0;
-			if (p.zero_in_kernel && blockIdx.z > 0)
+			if (p.zero_in_kernel && tz > 0)
 				launch = atomicAdd(zs + tile, 1ULL) / (gridDim.z - 1);
-			const int zero_at = p.zero_in_kernel && blockIdx.z == 0
+			const int zero_at = p.zero_in_kernel && tz == 0
 			                        ? (int)min(nkb, (int64_t)C::STAGES) - 1
 			                        : -1;
 			constexpr int ZERO_OFF = SHARE == GQ_WG_SHARE_G ? C::A_BYTES : 0;
@@ -777,7 +792,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 			if (p.zero_in_kernel) { /* split 0 has zeroed this launch's sums */
 				unsigned long long *const zeroed =
 				    zs + (int64_t)gridDim.x * gridDim.y + tile;
-				if (blockIdx.z == 0) { /* the stores done, then counted */
+				if (tz == 0) { /* the stores done, then counted */
 					if (nkb < 1)
 						gq_wg_tma_zero<BM, BN>(&map_c, smem + ZERO_OFF, m0, n0);
 					asm volatile("cp.async.bulk.wait_group 0;\n"
@@ -785,7 +800,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 					             "red.release.gpu.global.add.u64 [%0], 1;" ::"l"(zeroed)
 					             : "memory");
 				}
-				for (unsigned long long v = 0; blockIdx.z > 0;) {
+				for (unsigned long long v = 0; tz > 0;) {
 					asm volatile("ld.acquire.gpu.global.u64 %0, [%1];"
 					             : "=l"(v)
 					             : "l"(zeroed)
@@ -1183,6 +1198,9 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
 	memcpy(&map_b, maps->b, sizeof(map_b));
 	memcpy(&map_c, maps->c, sizeof(map_c));
 	gq_wg_params params = *p;
+	params.order_n = p->share == GQ_WG_SHARE_X && p->cluster == 2
+	                     ? gq_wg_cluster_order((int)(grid.y * grid.z), params.order)
+	                     : 0;
 	void *args[] = {&map_a, &map_b, &map_c, &params};
 	if (p->share != GQ_WG_SHARE_NONE && gq_wg_along(p, grid) % (unsigned)p->cluster)
 		return cudaErrorInvalidValue;

@@ -110,6 +110,8 @@ extern "C" {
 #define GQ_WG_TENSOR_MAP_SIZE 128
 #define GQ_WG_MAX_CONSUMERS  2  /* consumer warpgroups of a CTA, at most */
 
+#define GQ_WG_ORDER_MAX 64 /* clusters that gq_wg_cluster_order may reorder */
+
 typedef struct gq_wg_params {
 	const uint16_t *a, *b; /* BF16 bits: A [K,M], B [K,N] */
 	void *out;             /* [M,N], FP32 or BF16 */
@@ -127,6 +129,11 @@ typedef struct gq_wg_params {
 	 * zsync, zeroed once) */
 	int32_t zero_in_kernel;
 	uint64_t *zsync;
+	/* the clusters' launch order (gq_wg_cluster_order): cluster c = blockIdx.y + gridDim.y ·
+	 * blockIdx.z takes N tile order[c] % gridDim.y and split order[c] / gridDim.y; with
+	 * order_n = 0, c itself */
+	int32_t order_n;
+	uint8_t order[GQ_WG_ORDER_MAX];
 } gq_wg_params;
 
 /* Whether a grid of ctas CTAs zeroes its sums inside the kernel (zero_in_kernel): when it adds
@@ -180,6 +187,34 @@ static inline int gq_wg_share(int64_t m, int64_t n, int64_t k, int bm, int bn, i
 static inline int gq_wg_share_fills(int64_t ctas, int64_t sms)
 {
 	return 8 * ctas >= 7 * sms;
+}
+
+/* The order in which a grid of clusters (pairs of M tiles that share x) takes its (N tile,
+ * split) work: cluster c (in launch order) takes the work order[c], n_tiles · split + N tile.
+ * Returns the clusters it reorders (clusters), or 0 where the launch order stays the work's.
+ * Clusters are placed on the SMs in launch order, GPC by GPC (sixth round of
+ * results/h200/logs/wgrad-experiments.md), so the order decides which tiles and splits share a
+ * GPC. The table is the one cuBLASLt passes its nvjet kernels for their grids of 64 clusters of
+ * 2 at 4096x128 and 5120x128 (the same 16 N tiles × 4 splits as our n256:s4 and n320:s4 there;
+ * the thirty-fourth round's capture, decoded in the forty-third): the first four, then the
+ * clusters r mod 8 for r = 0 … 7 in turn, cluster 4 + r first for r < 4. On an H200 it made
+ * those two programs 0.3-1.0 µs faster at T ≥ 65471, where three other orders (the splits of an
+ * N tile side by side, the clusters r mod 8 without the first four, reversed) were no faster
+ * than the launch order (forty-third round). Other grids keep the launch order: untimed. */
+static inline int gq_wg_cluster_order(int clusters, uint8_t *order)
+{
+	if (clusters != 64)
+		return 0;
+	int k = 0;
+	for (int c = 0; c < 4; c++)
+		order[k++] = (uint8_t)c;
+	for (int r = 0; r < 8; r++) {
+		if (r < 4)
+			order[k++] = (uint8_t)(4 + r);
+		for (int a = 1; a < 8; a++)
+			order[k++] = (uint8_t)(8 * a + r);
+	}
+	return k;
 }
 
 /* Rows of A's box: 32 where clusters of 4 share g (each CTA copies half a box), else a

@@ -322,6 +322,28 @@ static void test_zeroes_in_kernel(void)
 	CHECK(gq_wg_zero_sync_words(32) == 64);
 }
 
+/* The clusters' launch order: cuBLASLt's table for its grids of 64 clusters of 2 (as its
+ * parameters carried it at 4096x128 and 5120x128, results/h200/logs/wgrad-experiments round 34's
+ * capture), a permutation of the work; every other grid keeps the launch order. */
+static void test_cluster_order(void)
+{
+	static const uint8_t cublaslt[64] = {
+	    0,  1,  2,  3,  4,  8,  16, 24, 32, 40, 48, 56, 5,  9,  17, 25, 33, 41, 49, 57, 6,  10,
+	    18, 26, 34, 42, 50, 58, 7,  11, 19, 27, 35, 43, 51, 59, 12, 20, 28, 36, 44, 52, 60, 13,
+	    21, 29, 37, 45, 53, 61, 14, 22, 30, 38, 46, 54, 62, 15, 23, 31, 39, 47, 55, 63};
+	uint8_t order[GQ_WG_ORDER_MAX];
+	int seen[GQ_WG_ORDER_MAX] = {0};
+	CHECK(gq_wg_cluster_order(64, order) == 64);
+	CHECK(memcmp(order, cublaslt, sizeof(cublaslt)) == 0);
+	for (int c = 0; c < 64; c++)
+		seen[order[c]]++;
+	for (int c = 0; c < 64; c++)
+		CHECK(seen[c] == 1);
+	const int others[] = {1, 8, 48, 60, 63, 65, 66};
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		CHECK(gq_wg_cluster_order(others[i], order) == 0);
+}
+
 /* The shared copies (clusters) only at 64 < d_out ≤ 128 with x at least six L2s, and only for
  * the two tiles compiled with them. */
 static void test_share(void)
@@ -378,6 +400,7 @@ int main(void)
 	test_streamk_geometry();
 	test_stream_b();
 	test_zeroes_in_kernel();
+	test_cluster_order();
 	test_share();
 	test_a_box();
 	return gq_check_exit("test_kernels");
