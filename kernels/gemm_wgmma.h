@@ -197,10 +197,11 @@ static inline int gq_wg_share_fills(int64_t ctas, int64_t sms)
  * GPC. The table is the one cuBLASLt passes its nvjet kernels for their grids of 64 clusters of
  * 2 at 4096x128 and 5120x128 (the same 16 N tiles × 4 splits as our n256:s4 and n320:s4 there;
  * the thirty-fourth round's capture, decoded in the forty-third): the first four, then the
- * clusters r mod 8 for r = 0 … 7 in turn, cluster 4 + r first for r < 4. On an H200 it made
- * those two programs 0.3-1.0 µs faster at T ≥ 65471, where three other orders (the splits of an
- * N tile side by side, the clusters r mod 8 without the first four, reversed) were no faster
- * than the launch order (forty-third round). Other grids keep the launch order: untimed. */
+ * clusters r mod 8 for r = 0 … 7 in turn, cluster 4 + r first for r < 4. It made those two
+ * programs up to 1.3 µs faster at T ≥ 65471 on one H200 and 0.7-1.5 µs on another, where three
+ * other orders (the splits of an N tile side by side, the clusters r mod 8 without the first
+ * four, reversed) were no faster than the launch order (forty-third round). Other grids keep
+ * the launch order: untimed. */
 static inline int gq_wg_cluster_order(int clusters, uint8_t *order)
 {
 	if (clusters != 64)
