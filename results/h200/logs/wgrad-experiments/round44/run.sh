@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# run.sh STEP: forty-fourth round, calls 1 to 5 (one H200, one call each, in turn), from the
+# run.sh STEP: forty-fourth round, calls 1 to 5 (one H200, one call each, in turn) and 6 (membound
+# again, on another H200), from the
 # repository root with build-exp/r44.txz (prepare.sh) carried:
 #   bash results/h200/logs/wgrad-experiments/round44/run.sh shard0   (then shard1, accuracy, membound, programs)
 # shard0, shard1: gemmq qualify protocols/k1_wgrad.json --device 0 --shard I/2, merged here into
 #   results/h200/k1_wgrad.json;
 # accuracy: the k1 accuracy of the 18 programs and cublas:default (protocols/k1_wgrad_odd.json,
 #   10 seeds × 20 reruns: accuracy-k1-programs.json);
-# membound (call 4): gemmq bench --iterations 200 protocols/k1_wgrad_membound.json with the 16
+# membound (calls 4 and 6): gemmq bench --iterations 200 protocols/k1_wgrad_membound.json with the 16
 #   split programs;
 # programs (call 5): gemmq bench --iterations 200 protocols/k1_wgrad.json (programs.json).
 # Each step is killed (SIGKILL) at its limit; everything is packed into $OUT/all.tgz.
