@@ -148,7 +148,7 @@ static inline GQ_MMA_HD void gq_mma_tile_coords(const gq_mma_params *p, int64_t 
 	}
 }
 
-/* Stream-K geometry, shared by the kernels and the CPU tests (tests/test_kernels.c).
+/* Stream-K geometry, shared by the kernels and the CPU tests (tests/kernels/test_kernels.c).
  *
  * The first iteration of CTA g (g = G gives the end of the last): g·total/G. With G ≤ total every
  * CTA owns at least one iteration. */

@@ -22,7 +22,7 @@
  * multiplies are issued and its own have finished (fifteenth round); a wait is one
  * try_wait loop inside the asm whose tries may suspend the thread until the phase completes (the
  * suspend-time hint) rather than poll (with the carried state, 0.3-0.7 % faster at T ≥ 40963 on
- * an H200: results/h200/logs/wgrad-experiments.md, seventh round).
+ * an H200: the experiment log of 5e691b9, seventh round).
  *
  * Clusters (gemm_wgmma.h, shared copies): each producer issues its part of the shared operand
  * multicast to every CTA of the cluster, completing on the same full[s] of each (so each CTA
@@ -58,8 +58,8 @@
  * warpgroup (setmaxnreg acts on warpgroups) that gives its registers to the consumers:
  * PRODUCER_REGS each for the producer, CONSUMER_REGS for the consumers (ptxas then spills a few
  * registers in the epilogue only). Three consumer warpgroups (128, 128, 64 columns, 40 and 152
- * registers) were 0.4-0.5 % slower at 5120x128, T >= 40963 (results/h200/logs/
- * wgrad-experiments.md, nineteenth round). */
+ * registers) were 0.4-0.5 % slower at 5120x128, T >= 40963 (the experiment
+ * log of 5e691b9, nineteenth round). */
 template <int BM, int BN> struct gq_wg_cfg {
 	static constexpr int WN = BN == 320 ? 192 : (BN == 64 || (BM == 64 && BN == 128)) ? 64 : 128;
 	static constexpr int WN_LAST = BN == 320 ? 128 : WN;
@@ -84,7 +84,7 @@ template <int BM, int BN> struct gq_wg_cfg {
 	/* The consumers' loop (gq_wg_consume). PIPE: a stage's multiplies keep running while the
 	 * next stage's are issued, and the stage is released one K-block later; a chunk of the
 	 * two-level accumulation is CHUNK_ROUNDS rounds of the ring. On an H200 (fifteenth round of
-	 * results/h200/logs/wgrad-experiments.md, chunks of three rounds) that changed the programs
+	 * the experiment log of 5e691b9, chunks of three rounds) that changed the programs
 	 * of the 1-CTA tiles by -2 to +0.4 % at T >= 40963 (5120x128 n256:s3, T <= 16384: -18 %),
 	 * and those of the WN = 64 tiles 1-6 % slower where one CTA runs on an SM (its ring of four
 	 * stages then one stage shorter for the copies) and 6-8 % faster where two do; those stay
@@ -473,7 +473,7 @@ __device__ __forceinline__ void gq_wg_release(const uint32_t (&bars)[CL], uint32
  * work between one stage's multiplies and the next stage's costs time: about 36 more
  * instructions a K-block and warp there made it 4-7 % slower, and the lean descriptors and
  * barriers (87 instructions a K-block and warp before, about 35 after) made the best split
- * program 0.4-2.4 % faster (fourteenth round of results/h200/logs/wgrad-experiments.md). The
+ * program 0.4-2.4 % faster (fourteenth round of the experiment log of 5e691b9). The
  * loop's own tests and the chunk's adds do not: without them (in the 128×128 kernel about 34
  * instructions a K-block and warp instead of 56) the time was the same (fifteenth round). */
 template <int BM, int BN, int CL, int WN>
@@ -597,7 +597,7 @@ __device__ __forceinline__ void gq_wg_ring_init(unsigned char *smem, uint64_t *f
  * stores' completion is waited for after the producer's loop. Split 0's consumers, which used
  * to zero the sums themselves (stores and a fence before their first multiply), start at once:
  * 1.1-1.8 µs faster at 4096x128 and −0.5 to +1.0 µs at 5120x128, T = 65471 and 65537
- * (thirtieth round of results/h200/logs/wgrad-experiments.md). */
+ * (thirtieth round of the experiment log of 5e691b9). */
 template <int BM, int BN>
 __device__ __forceinline__ void gq_wg_tma_zero(const CUtensorMap *map_c, unsigned char *z, int m0,
                                                int n0)
@@ -764,7 +764,7 @@ __global__ void __launch_bounds__(gq_wg_cfg<BM, BN>::THREADS, gq_wg_cfg<BM, BN>:
 				 * comes from HBM, g mostly from the L2 (every N tile reads it). At
 				 * 5120x128, T >= 65471 the best split took 0.2-1.7 µs less on three H200s,
 				 * elsewhere the same (thirty-fourth round of
-				 * results/h200/logs/wgrad-experiments.md) */
+				 * the experiment log of 5e691b9) */
 				if (SHARE == GQ_WG_SHARE_X) { /* rank 0 the first half of x's boxes
 								* (rounded up), rank 1 the rest */
 					constexpr int NB = BN / 64, H = (NB + 1) / 2;
@@ -1210,7 +1210,7 @@ extern "C" cudaError_t gq_wg_launch(const gq_wg_params *p, const gq_wg_maps *map
 	/* the splits past the first wait for split 0 of their tile (zero_in_kernel): every CTA
 	 * resident at once, made sure of by a cooperative launch (refused where it could not be)
 	 * rather than assumed from the dispatch order; as fast as the plain launch at the d_out 128
-	 * points (thirtieth round of results/h200/logs/wgrad-experiments.md) */
+	 * points (thirtieth round of the experiment log of 5e691b9) */
 	if (p->zero_in_kernel) {
 		attrs[cfg.numAttrs].id = cudaLaunchAttributeCooperative;
 		attrs[cfg.numAttrs].val.cooperative = 1;

@@ -349,7 +349,7 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 	}
 	/* the sums zeroed by split 0 inside the GEMM, not by a memset node before it: 0.2-1.6 µs
 	 * faster at the memory-bound wgrad points, the memset counted (twenty-ninth round of
-	 * results/h200/logs/wgrad-experiments.md), and by its producer's TMA stores rather than
+	 * the experiment log, kernels/README.md), and by its producer's TMA stores rather than
 	 * its consumers' another 1.1-1.8 µs at 4096x128 (−0.5 to +1.0 at 5120x128; thirtieth
 	 * round) */
 	if (gq_wg_zeroes_in_kernel(w->mode == GQ_MMA_ATOMIC, tiles * splits, target)) {

@@ -1,6 +1,6 @@
 /* naive_plugin.c: an example gemmq plugin, built with the project as a shared module.
  *
- * It shows the whole plugin ABI of harness/gemmq_program.h: one exported entry point that checks
+ * It shows the whole plugin ABI of harness/programs/gemmq_program.h: one exported entry point that checks
  * the host's ABI version and hands out an array of programs. Its one program, "naive", is a host
  * program (GEMMQ_PROGRAM_HOST): out[M,N] = opA(A)·opB(B) with FP32 accumulation in K order, BF16
  * inputs, BF16 (round to nearest even) or FP32 output. Qualify it with

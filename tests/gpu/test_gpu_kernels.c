@@ -573,7 +573,7 @@ static void time_point(const point *pt)
 	}
 }
 
-/* Names the families must refuse (also covered on the CPU by tests/test_kernels.c). */
+/* Names the families must refuse (also covered on the CPU by tests/kernels/test_kernels.c). */
 static void check_names(void)
 {
 	static const char *const bad[] = {"gemmq:split:n96:s2", "gemmq:split:n128:s5",

@@ -2,7 +2,7 @@
  *
  * 0. The session's probe (gq_cupti_timer_verify) joins the memset and the kernel of an eager and
  *    of a graph launch; its note says how API calls are traced.
- * 1. The spin kernel (harness/spin.cu) of 50 µs and of 200 µs, timed as the engine times an
+ * 1. The spin kernel (harness/util/spin.cu) of 50 µs and of 200 µs, timed as the engine times an
  *    iteration (L2 flush, stream sync, external id pushed around the launch), in graph and eager
  *    mode: every iteration shows exactly one kernel, span = busy, the median span lies within
  *    2 % of the design, and the CUPTI span covers the kernel's own %globaltimer duration (written
@@ -21,7 +21,7 @@
  *    order of start, in both modes; the memset and the copy each last 1 to 40 µs, and the span
  *    exceeds the spin's own duration by at least half of theirs (CUPTI's intervals of a
  *    graph's memset and copy nodes overlap the next node's by a few hundred ns).
- * 5. The SM clock over a stretch of stream work (harness/smclock.cu, `gemmq bench --sm-clock`):
+ * 5. The SM clock over a stretch of stream work (harness/timing/smclock.cu, `gemmq bench --sm-clock`):
  *    stamps around a 200 µs spin, ten times: the stamps' %globaltimer readings lie at least the
  *    design apart, and the median clock lies between a quarter of the device's maximum and 5 %
  *    above it; a slot that no stamp filled gives no clock; a stamp into a slot out of range is

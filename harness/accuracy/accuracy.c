@@ -1,0 +1,686 @@
+#include "accuracy.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "reference.h"
+#include "absprod_gpu.h"
+#include "registry.h"
+
+const char *gq_acc_status_name(gq_acc_status s)
+{
+	switch (s) {
+	case GQ_ACC_PASS:
+		return "pass";
+	case GQ_ACC_FAIL:
+		return "fail";
+	case GQ_ACC_ERROR:
+		return "error";
+	case GQ_ACC_UNSUPPORTED:
+		return "unsupported";
+	default:
+		return "pending";
+	}
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Add program name to the point's records (once), used by arm. */
+static gq_status add_program(gq_point_record *pr, const char *name, gq_arm arm, int seeds,
+                             gq_error *err)
+{
+	int j = 0;
+	while (j < pr->program_count && strcmp(pr->programs[j].program, name) != 0)
+		j++;
+	gq_program_record *rec = &pr->programs[j];
+	if (j == pr->program_count) {
+		pr->program_count++;
+		snprintf(rec->program, sizeof(rec->program), "%s", name);
+		rec->seeds = calloc((size_t)seeds, sizeof(*rec->seeds));
+		if (!rec->seeds)
+			return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	}
+	rec->arms |= 1u << arm;
+	return GQ_OK;
+}
+
+gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs, int program_count,
+                           gq_accuracy_run *run, gq_error *err)
+{
+	memset(run, 0, sizeof(*run));
+	run->points = calloc((size_t)(proto->point_count ? proto->point_count : 1), sizeof(*run->points));
+	if (!run->points)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	run->point_count = proto->point_count;
+	int capacity = program_count > GQ_ARM_COUNT ? program_count : GQ_ARM_COUNT;
+	gq_status s = GQ_OK;
+	for (int i = 0; i < proto->point_count && s == GQ_OK; i++) {
+		gq_point_record *pr = &run->points[i];
+		pr->problem = proto->points[i].problem;
+		pr->index = i;
+		gq_protocol_budget(proto, &pr->problem, &pr->budget);
+		pr->programs = calloc((size_t)capacity, sizeof(*pr->programs));
+		if (!pr->programs)
+			return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+		if (program_count > 0) {
+			for (int j = 0; j < program_count && s == GQ_OK; j++)
+				s = add_program(pr, programs[j], j ? GQ_ARM_CANDIDATE : GQ_ARM_INCUMBENT,
+				                proto->seeds, err);
+			continue;
+		}
+		for (int arm = 0; arm < GQ_ARM_COUNT && s == GQ_OK; arm++) {
+			/* the point's own programs: its group may name its candidate */
+			const char *name =
+			    gq_protocol_program(proto, i, (gq_arm)arm, pr->problem.op);
+			if (name)
+				s = add_program(pr, name, (gq_arm)arm, proto->seeds, err);
+		}
+	}
+	return s;
+}
+
+void gq_accuracy_free(gq_accuracy_run *run)
+{
+	for (int i = 0; i < run->point_count; i++) {
+		for (int j = 0; j < run->points[i].program_count; j++)
+			free(run->points[i].programs[j].seeds);
+		free(run->points[i].programs);
+	}
+	free(run->points);
+	memset(run, 0, sizeof(*run));
+}
+
+/* Programs opened once per run, by name. */
+typedef struct program_cache {
+	int count, capacity;
+	char **names;
+	gemmq_program **programs; /* NULL when opening failed */
+	char **errors;
+} program_cache;
+
+static gemmq_program *cache_open(program_cache *c, const char *name, const char **why)
+{
+	for (int i = 0; i < c->count; i++)
+		if (strcmp(c->names[i], name) == 0) {
+			*why = c->errors[i];
+			return c->programs[i];
+		}
+	if (c->count == c->capacity) {
+		int cap = c->capacity ? 2 * c->capacity : 8;
+		char **n = realloc(c->names, (size_t)cap * sizeof(*n));
+		if (n)
+			c->names = n;
+		gemmq_program **p = realloc(c->programs, (size_t)cap * sizeof(*p));
+		if (p)
+			c->programs = p;
+		char **e = realloc(c->errors, (size_t)cap * sizeof(*e));
+		if (e)
+			c->errors = e;
+		if (!n || !p || !e) {
+			*why = "out of memory";
+			return NULL;
+		}
+		c->capacity = cap;
+	}
+	gq_error err;
+	gq_error_clear(&err);
+	gemmq_program *prog = NULL;
+	char *msg = NULL;
+	if (gq_program_open(name, &prog, &err) != GQ_OK) {
+		char buf[1300];
+		gq_error_format(&err, buf, sizeof(buf));
+		msg = strdup(buf);
+		prog = NULL;
+	}
+	c->names[c->count] = strdup(name);
+	c->programs[c->count] = prog;
+	c->errors[c->count] = msg;
+	c->count++;
+	*why = msg;
+	return prog;
+}
+
+static void cache_free(program_cache *c)
+{
+	for (int i = 0; i < c->count; i++) {
+		if (c->programs[i])
+			gq_program_close(c->programs[i]);
+		free(c->names[i]);
+		free(c->errors[i]);
+	}
+	free(c->names);
+	free(c->programs);
+	free(c->errors);
+}
+
+/* Two points share inputs (and so the reference) when all but the out dtype agree. */
+static int same_inputs(const gq_problem *a, const gq_problem *b)
+{
+	return a->op == b->op && a->d_in == b->d_in && a->d_out == b->d_out && a->t == b->t &&
+	       a->in_dtype == b->in_dtype;
+}
+
+/* The worst of each figure: counts and maxima by max, rel_fro and max_abs_rel by max. */
+static void metrics_worst(gq_metrics *w, const gq_metrics *m, int first)
+{
+	if (first) {
+		*w = *m;
+		return;
+	}
+	if (m->nonfinite > w->nonfinite) {
+		w->nonfinite = m->nonfinite;
+		w->first_nonfinite = m->first_nonfinite;
+	}
+	if (m->violations > w->violations) {
+		w->violations = m->violations;
+		w->first_violation = m->first_violation;
+	}
+	if (m->max_abs_err > w->max_abs_err) {
+		w->max_abs_err = m->max_abs_err;
+		w->max_abs_err_index = m->max_abs_err_index;
+	}
+	if (m->sum_sq_err > w->sum_sq_err)
+		w->sum_sq_err = m->sum_sq_err;
+	if (m->rel_fro > w->rel_fro)
+		w->rel_fro = m->rel_fro;
+	if (m->max_abs_rel > w->max_abs_rel)
+		w->max_abs_rel = m->max_abs_rel;
+	if (m->max_bound_ratio > w->max_bound_ratio)
+		w->max_bound_ratio = m->max_bound_ratio;
+}
+
+/* Keep the first message of a program at a point: the root cause. */
+static void set_message(gq_program_record *rec, const char *fmt, ...) GQ_PRINTF(2, 3);
+static void set_message(gq_program_record *rec, const char *fmt, ...)
+{
+	if (rec->message[0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(rec->message, sizeof(rec->message), fmt, ap);
+	va_end(ap);
+}
+
+/* The inputs and reference of one seed. Two slots let the FP64 reference of the next seed be
+ * computed on the CPU (by a worker thread) while the programs run the current seed. */
+typedef struct seed_slot {
+	uint16_t *a, *b;           /* backend memory */
+	uint16_t *a_host, *b_host; /* host copies (the same buffers on the host backend) */
+	double *ref_host;
+	double *absprod_host;      /* host backend only: the bound product, made with the reference */
+	uint64_t seed;
+	pthread_t worker;
+	int worker_running;
+	int worker_rc;             /* gq_reference_compute's return */
+	double worker_seconds;
+	const gq_problem *problem;
+} seed_slot;
+
+/* FNV-1a, 64 bits, of bytes [0, size): h = (h XOR byte) · 1099511628211 from 14695981039346656037. */
+static uint64_t fnv1a64(const unsigned char *p, size_t size)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The hash of an output in backend memory. */
+static gq_status output_hash(gq_backend *be, const void *out, size_t bytes, uint64_t *hash,
+                             gq_error *err)
+{
+	if (gq_backend_is_host(be)) {
+		*hash = fnv1a64(out, bytes);
+		return GQ_OK;
+	}
+	unsigned char *copy = malloc(bytes ? bytes : 1);
+	if (!copy)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	gq_status s = gq_backend_download(be, copy, out, bytes, err);
+	if (s == GQ_OK)
+		*hash = fnv1a64(copy, bytes);
+	free(copy);
+	return s;
+}
+
+/* Buffers of one group of points. */
+typedef struct group_buffers {
+	seed_slot slot[2];
+	double *ref, *absprod;   /* backend memory: the current seed's reference and bound product */
+	unsigned char *out;      /* out + guard */
+	unsigned char *first;    /* the first rerun's output */
+	size_t out_capacity;     /* bytes of out without the guard */
+} group_buffers;
+
+static void group_buffers_free(gq_backend *be, group_buffers *gb)
+{
+	int host = gq_backend_is_host(be);
+	for (int i = 0; i < 2; i++) {
+		seed_slot *sl = &gb->slot[i];
+		if (sl->worker_running)
+			pthread_join(sl->worker, NULL);
+		gq_backend_release(be, sl->a);
+		gq_backend_release(be, sl->b);
+		if (!host) {
+			free(sl->a_host);
+			free(sl->b_host);
+		}
+		free(sl->ref_host);
+		free(sl->absprod_host);
+	}
+	if (!host) {
+		gq_backend_release(be, gb->ref);
+		gq_backend_release(be, gb->absprod);
+	}
+	gq_backend_release(be, gb->out);
+	gq_backend_release(be, gb->first);
+	memset(gb, 0, sizeof(*gb));
+}
+
+static gq_status group_buffers_init(gq_backend *be, const gq_gemm *g, group_buffers *gb,
+                                    gq_error *err)
+{
+	memset(gb, 0, sizeof(*gb));
+	int host = gq_backend_is_host(be);
+	size_t a_bytes = (size_t)(g->a_rows * g->a_cols) * 2, b_bytes = (size_t)(g->b_rows * g->b_cols) * 2;
+	size_t out_elems = (size_t)(g->m * g->n);
+	gb->out_capacity = out_elems * 4;
+	gq_status s = gq_backend_alloc(be, gb->out_capacity + GQ_GUARD_BYTES, (void **)&gb->out, err);
+	if (s == GQ_OK)
+		s = gq_backend_alloc(be, gb->out_capacity, (void **)&gb->first, err);
+	if (s == GQ_OK && !host)
+		s = gq_backend_alloc(be, out_elems * sizeof(double), (void **)&gb->ref, err);
+	if (s == GQ_OK && !host)
+		s = gq_backend_alloc(be, out_elems * sizeof(double), (void **)&gb->absprod, err);
+	for (int i = 0; i < 2 && s == GQ_OK; i++) {
+		seed_slot *sl = &gb->slot[i];
+		s = gq_backend_alloc(be, a_bytes, (void **)&sl->a, err);
+		if (s == GQ_OK)
+			s = gq_backend_alloc(be, b_bytes, (void **)&sl->b, err);
+		if (s != GQ_OK)
+			break;
+		sl->ref_host = malloc(out_elems * sizeof(double));
+		if (host) {
+			sl->a_host = sl->a;
+			sl->b_host = sl->b;
+			sl->absprod_host = malloc(out_elems * sizeof(double));
+		} else {
+			sl->a_host = malloc(a_bytes);
+			sl->b_host = malloc(b_bytes);
+		}
+		if (!sl->ref_host || !sl->a_host || !sl->b_host || (host && !sl->absprod_host))
+			s = gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,
+			                 "out of host memory for the inputs and the reference");
+	}
+	return s;
+}
+
+
+/* The worker: the FP64 reference of one slot (and, on the host backend, its bound product). */
+static void *reference_worker(void *arg)
+{
+	seed_slot *sl = arg;
+	double t0 = now_seconds();
+	sl->worker_rc = gq_reference_compute(sl->problem, sl->a_host, sl->b_host, sl->ref_host,
+	                                     sl->absprod_host);
+	sl->worker_seconds = now_seconds() - t0;
+	return NULL;
+}
+
+/* Make the inputs of seed into slot sl and start computing its reference in the background. */
+static gq_status slot_start(const gq_protocol *proto, gq_backend *be, const gq_problem *p,
+                            uint64_t seed, seed_slot *sl, gq_error *err)
+{
+	gq_gemm g;
+	gq_problem_gemm(p, &g);
+	sl->seed = seed;
+	sl->problem = p;
+	gq_status s = gq_backend_generate(be, seed, g.a_tensor, proto->inputs[g.a_tensor],
+	                                  g.a_rows * g.a_cols, sl->a, sl->a_host, err);
+	if (s == GQ_OK)
+		s = gq_backend_generate(be, seed, g.b_tensor, proto->inputs[g.b_tensor],
+		                        g.b_rows * g.b_cols, sl->b, sl->b_host, err);
+	if (s != GQ_OK)
+		return s;
+	if (pthread_create(&sl->worker, NULL, reference_worker, sl) != 0)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "cannot start the reference thread");
+	sl->worker_running = 1;
+	return GQ_OK;
+}
+
+/* Wait for the slot's reference; then make it the current one (upload it, and on the GPU compute
+ * the bound product there). */
+static gq_status slot_finish(gq_backend *be, seed_slot *sl, group_buffers *gb, double *seconds,
+                             gq_error *err)
+{
+	pthread_join(sl->worker, NULL);
+	sl->worker_running = 0;
+	*seconds = sl->worker_seconds;
+	if (sl->worker_rc != 0)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,
+		                    "out of memory for the FP64 reference (or a dimension over INT_MAX)");
+	gq_gemm g;
+	gq_problem_gemm(sl->problem, &g);
+	if (gq_backend_is_host(be)) {
+		gb->ref = sl->ref_host;
+		gb->absprod = sl->absprod_host;
+		return GQ_OK;
+	}
+	gq_status s = gq_backend_upload(be, gb->ref, sl->ref_host, (size_t)(g.m * g.n) * sizeof(double), err);
+	if (s == GQ_OK)
+		s = gq_absprod_gpu(sl->problem, sl->a, sl->b, gb->absprod, gq_backend_stream(be), err);
+	return s;
+}
+
+/* Run one program on one point and seed: prepare, reruns, metrics, bits. Program failures go into
+ * rec; only harness failures are returned. */
+static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemmq_program *prog,
+                                  const gq_point_record *pr, gq_program_record *rec, int seed_index,
+                                  const group_buffers *gb, const seed_slot *sl, gq_error *err)
+{
+	const gq_problem *p = &pr->problem;
+	gq_seed_record *sr = &rec->seeds[seed_index];
+	uint64_t seed = proto->first_seed + (uint64_t)seed_index;
+	memset(sr, 0, sizeof(*sr));
+	sr->seed = seed;
+	sr->first_failing_rerun = -1;
+	sr->bitwise_identical = 1;
+	sr->q_rel_fro = NAN;
+	sr->q_max_abs_rel = NAN;
+
+	gemmq_problem ap;
+	gq_program_problem(p, seed, &ap);
+	gq_gemm g;
+	gq_problem_gemm(p, &g);
+	int64_t count = g.m * g.n;
+	size_t out_bytes = (size_t)count * (size_t)gq_dtype_size(p->out_dtype);
+	gemmq_operands io = {.a = sl->a, .b = sl->b, .out = gb->out};
+	char msg[1024] = "";
+	void *inst = NULL;
+	int rc = prog->prepare(prog->ctx, &ap, &io, &inst, msg, sizeof(msg));
+	if (rc == GEMMQ_UNSUPPORTED) {
+		/* Found only now (e.g. the heuristic returned fewer algorithms): a skip, not a fault. */
+		rec->status = GQ_ACC_UNSUPPORTED;
+		set_message(rec, "%s", msg[0] ? msg : "does not support this point");
+		return GQ_OK;
+	}
+	if (rc != 0) {
+		rec->status = GQ_ACC_ERROR;
+		set_message(rec, "prepare failed: %s", msg);
+		return GQ_OK;
+	}
+	gq_status s = GQ_OK;
+	int passed = 1;
+	for (int r = 0; r < proto->reruns; r++) {
+		s = gq_backend_memset(be, gb->out, GQ_NAN_BYTE, out_bytes, err);
+		if (s == GQ_OK)
+			s = gq_backend_memset(be, gb->out + out_bytes, GQ_GUARD_BYTE, GQ_GUARD_BYTES, err);
+		if (s == GQ_OK)
+			s = gq_backend_sync(be, "output fill", err);
+		if (s != GQ_OK)
+			break;
+		msg[0] = '\0';
+		if (prog->launch(inst, &io, gq_backend_stream(be), msg, sizeof(msg)) != 0) {
+			rec->status = GQ_ACC_ERROR;
+			set_message(rec, "launch failed: seed %llu rerun %d: %s", (unsigned long long)seed,
+			            r, msg);
+			break;
+		}
+		gq_error run_err;
+		gq_error_clear(&run_err);
+		if (gq_backend_sync(be, rec->program, &run_err) != GQ_OK) {
+			rec->status = GQ_ACC_ERROR;
+			char detail[1400];
+			gq_error_format(&run_err, detail, sizeof(detail));
+			set_message(rec, "the program failed on the device: %s", detail);
+			/* A fault leaves the context unusable: the harness cannot go on. */
+			s = gq_error_set(err, GQ_ERR_DEVICE, rec->program, "%s", rec->message);
+			break;
+		}
+		int64_t changed = 0;
+		s = gq_backend_count_not(be, gb->out + out_bytes, GQ_GUARD_BYTE, GQ_GUARD_BYTES, &changed, err);
+		if (s != GQ_OK)
+			break;
+		if (changed) {
+			rec->status = GQ_ACC_ERROR;
+			set_message(rec,
+			            "wrote out of bounds: seed %llu rerun %d: %lld guard bytes after the "
+			            "output were overwritten",
+			            (unsigned long long)seed, r, (long long)changed);
+			break;
+		}
+		gq_metrics m;
+		s = gq_backend_metrics(be, gb->out, p->out_dtype, gb->ref, gb->absprod, count, g.k,
+		                       pr->budget.tol, &m, err);
+		if (s != GQ_OK)
+			break;
+		metrics_worst(&sr->worst, &m, r == 0);
+		char reason[200];
+		if (!gq_budget_judge(&pr->budget, &m, reason, sizeof(reason)) && passed) {
+			passed = 0;
+			sr->first_failing_rerun = r;
+			snprintf(sr->reason, sizeof(sr->reason), "rerun %d: %s", r, reason);
+		}
+		if (r == 0) {
+			s = gq_backend_copy(be, gb->first, gb->out, out_bytes, err);
+			if (s == GQ_OK)
+				s = output_hash(be, gb->out, out_bytes, &sr->output_hash, err);
+		} else {
+			int64_t differing = 0;
+			s = gq_backend_compare(be, gb->first, gb->out, count, p->out_dtype, &differing, err);
+			if (differing) {
+				sr->bitwise_identical = 0;
+				if (differing > sr->max_differing)
+					sr->max_differing = differing;
+			}
+		}
+		if (s != GQ_OK)
+			break;
+		sr->reruns_run = r + 1;
+	}
+	prog->release(inst);
+	sr->pass = passed && sr->reruns_run == proto->reruns;
+	return s;
+}
+
+/* q = candidate figure / incumbent figure on the same seed; 1 when both are 0, NaN when the
+ * incumbent has no figure. */
+static double ratio(double candidate, double incumbent)
+{
+	if (incumbent > 0)
+		return candidate / incumbent;
+	return candidate == 0 ? 1.0 : INFINITY;
+}
+
+static void finish_seed_q(gq_point_record *pr, int seed_index)
+{
+	const gq_program_record *inc = NULL;
+	for (int j = 0; j < pr->program_count; j++)
+		if (pr->programs[j].arms & (1u << GQ_ARM_INCUMBENT))
+			inc = &pr->programs[j];
+	if (!inc || inc->status == GQ_ACC_ERROR || inc->status == GQ_ACC_UNSUPPORTED)
+		return;
+	const gq_seed_record *is = &inc->seeds[seed_index];
+	if (is->reruns_run == 0)
+		return;
+	for (int j = 0; j < pr->program_count; j++) {
+		gq_seed_record *sr = &pr->programs[j].seeds[seed_index];
+		if (sr->reruns_run == 0)
+			continue;
+		sr->q_rel_fro = ratio(sr->worst.rel_fro, is->worst.rel_fro);
+		sr->q_max_abs_rel = ratio(sr->worst.max_abs_rel, is->worst.max_abs_rel);
+	}
+}
+
+/* Mark programs that cannot run here before any input is made. */
+static void check_support(gq_backend *be, program_cache *cache, gq_point_record *pr)
+{
+	for (int j = 0; j < pr->program_count; j++) {
+		gq_program_record *rec = &pr->programs[j];
+		const char *why = NULL;
+		gemmq_program *prog = cache_open(cache, rec->program, &why);
+		if (!prog) {
+			rec->status = GQ_ACC_ERROR;
+			set_message(rec, "%s", why ? why : "could not be opened");
+			continue;
+		}
+		rec->declared_deterministic = (prog->flags & GEMMQ_PROGRAM_DETERMINISTIC) != 0;
+		int host_prog = (prog->flags & GEMMQ_PROGRAM_HOST) != 0;
+		if (host_prog && !gq_backend_is_host(be)) {
+			rec->status = GQ_ACC_UNSUPPORTED;
+			set_message(rec, "%s", "a host-backend program: run it with --device host");
+			continue;
+		}
+		if (!host_prog && gq_backend_is_host(be)) {
+			rec->status = GQ_ACC_UNSUPPORTED;
+			set_message(rec, "%s", "needs a CUDA GPU (this run uses the host backend)");
+			continue;
+		}
+		gemmq_problem ap;
+		gq_program_problem(&pr->problem, 0, &ap);
+		char msg[1024] = "";
+		if (prog->supports && prog->supports(prog->ctx, &ap, msg, sizeof(msg)) != 0) {
+			rec->status = GQ_ACC_UNSUPPORTED;
+			set_message(rec, "%s", msg[0] ? msg : "does not support this point");
+		}
+	}
+}
+
+static void finish_program(gq_program_record *rec, int seeds)
+{
+	if (rec->status == GQ_ACC_UNSUPPORTED)
+		return;
+	rec->seed_count = seeds;
+	rec->bitwise_stable = 1;
+	rec->failed_seeds = 0;
+	for (int s = 0; s < seeds; s++) {
+		const gq_seed_record *sr = &rec->seeds[s];
+		if (sr->reruns_run == 0)
+			continue;
+		if (!sr->bitwise_identical)
+			rec->bitwise_stable = 0;
+		if (!sr->pass) {
+			rec->failed_seeds++;
+			if (rec->status != GQ_ACC_ERROR && sr->reason[0])
+				set_message(rec, "seed %llu %s", (unsigned long long)sr->seed, sr->reason);
+		}
+	}
+	if (rec->status == GQ_ACC_ERROR)
+		return;
+	if (rec->declared_deterministic && !rec->bitwise_stable) {
+		rec->status = GQ_ACC_ERROR;
+		rec->message[0] = '\0';
+		set_message(rec, "%s",
+		            "declares itself deterministic but its reruns are not bitwise identical");
+		return;
+	}
+	rec->status = rec->failed_seeds ? GQ_ACC_FAIL : GQ_ACC_PASS;
+}
+
+/* One group of points sharing inputs: per seed, inputs and reference once, then every program
+ * of every point. */
+static gq_status run_group(const gq_protocol *proto, gq_backend *be, program_cache *cache,
+                           gq_accuracy_run *run, const int *members, int member_count,
+                           gq_error *err)
+{
+	const gq_problem *p0 = &run->points[members[0]].problem;
+	gq_gemm g;
+	gq_problem_gemm(p0, &g);
+	group_buffers gb;
+	double t_group = now_seconds(), t_ref_total = 0;
+	gq_status s = group_buffers_init(be, &g, &gb, err);
+	for (int i = 0; i < member_count && s == GQ_OK; i++)
+		check_support(be, cache, &run->points[members[i]]);
+	if (s == GQ_OK && proto->seeds > 0)
+		s = slot_start(proto, be, p0, proto->first_seed, &gb.slot[0], err);
+	for (int seed_index = 0; seed_index < proto->seeds && s == GQ_OK; seed_index++) {
+		seed_slot *sl = &gb.slot[seed_index % 2];
+		double t_ref = 0;
+		s = slot_finish(be, sl, &gb, &t_ref, err);
+		if (s == GQ_OK && seed_index + 1 < proto->seeds)
+			s = slot_start(proto, be, p0, proto->first_seed + (uint64_t)seed_index + 1,
+			               &gb.slot[(seed_index + 1) % 2], err);
+		if (s != GQ_OK)
+			break;
+		t_ref_total += t_ref;
+		run->reference_seconds += t_ref;
+		run->reference_flops += 2.0 * (double)g.m * (double)g.n * (double)g.k;
+		for (int i = 0; i < member_count && s == GQ_OK; i++) {
+			gq_point_record *pr = &run->points[members[i]];
+			for (int j = 0; j < pr->program_count && s == GQ_OK; j++) {
+				gq_program_record *rec = &pr->programs[j];
+				if (rec->status == GQ_ACC_ERROR || rec->status == GQ_ACC_UNSUPPORTED)
+					continue;
+				const char *why = NULL;
+				gemmq_program *prog = cache_open(cache, rec->program, &why);
+				double t_prog = now_seconds();
+				s = run_program_seed(proto, be, prog, pr, rec, seed_index, &gb, sl, err);
+				rec->seconds += now_seconds() - t_prog;
+			}
+			finish_seed_q(pr, seed_index);
+		}
+	}
+	group_buffers_free(be, &gb);
+	double per_point = (now_seconds() - t_group) / member_count;
+	for (int i = 0; i < member_count; i++) {
+		gq_point_record *pr = &run->points[members[i]];
+		for (int j = 0; j < pr->program_count; j++)
+			finish_program(&pr->programs[j], proto->seeds);
+		/* The reference is shared by the group's points: each reports it. */
+		pr->reference_seconds = t_ref_total;
+		if (t_ref_total > 0)
+			pr->reference_gflops = 2e-9 * (double)g.m * (double)g.n * (double)g.k *
+			                       proto->seeds / t_ref_total;
+		pr->seconds = per_point;
+		pr->done = s == GQ_OK;
+	}
+	return s;
+}
+
+gq_status gq_accuracy_execute(const gq_protocol *proto, const gq_device *dev, gq_accuracy_run *run,
+                              gq_accuracy_point_fn on_point, void *user, gq_error *err)
+{
+	gq_backend *be = NULL;
+	gq_status s = gq_backend_init(dev, &be, err);
+	if (s != GQ_OK)
+		return s;
+	program_cache cache = {0};
+	int *members = malloc((size_t)(run->point_count ? run->point_count : 1) * sizeof(int));
+	char *grouped = calloc((size_t)(run->point_count ? run->point_count : 1), 1);
+	if (!members || !grouped)
+		s = gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	for (int i = 0; i < run->point_count && s == GQ_OK; i++) {
+		if (grouped[i] || run->points[i].done)
+			continue;
+		int count = 0;
+		for (int j = i; j < run->point_count; j++)
+			if (!grouped[j] && !run->points[j].done &&
+			    same_inputs(&run->points[i].problem, &run->points[j].problem)) {
+				grouped[j] = 1;
+				members[count++] = j;
+			}
+		s = run_group(proto, be, &cache, run, members, count, err);
+		for (int k = 0; k < count; k++)
+			for (int j = 0; j < run->points[members[k]].program_count; j++) {
+				gq_acc_status st = run->points[members[k]].programs[j].status;
+				run->failures += st == GQ_ACC_FAIL || st == GQ_ACC_ERROR;
+			}
+		for (int k = 0; k < count && s == GQ_OK && on_point; k++)
+			s = on_point(user, run, members[k], err);
+	}
+	free(members);
+	free(grouped);
+	cache_free(&cache);
+	gq_backend_free(be);
+	return s;
+}

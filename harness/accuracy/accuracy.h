@@ -1,0 +1,109 @@
+/* accuracy.h: the accuracy engine: every program of every point against the FP64 reference,
+ * over the protocol's seeds × reruns (DESIGN.md, Accuracy method).
+ *
+ * Per group of points that share inputs (op, shape, T; the out dtypes differ) and per seed: the
+ * inputs are generated once, the reference once, then each program is prepared and run `reruns`
+ * times. Before each rerun the output is filled with a NaN pattern (0xFF bytes: NaN in BF16 and
+ * FP32) and a guard area after it with GQ_GUARD_BYTE; after each rerun the guard is checked, the
+ * metrics are computed where the output lives and judged by the point's budget, and the output's
+ * bits are compared with the first rerun's.
+ */
+#ifndef GQ_ACCURACY_H
+#define GQ_ACCURACY_H
+
+#include <stdint.h>
+
+#include "metrics.h"
+#include "backend.h"
+#include "device.h"
+#include "protocol.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GQ_GUARD_BYTES 4096
+#define GQ_GUARD_BYTE 0xA5
+#define GQ_NAN_BYTE 0xFF
+
+typedef enum gq_acc_status {
+	GQ_ACC_PENDING = 0, /* not run yet */
+	GQ_ACC_PASS,        /* every rerun of every seed within budget */
+	GQ_ACC_FAIL,        /* some rerun missed the budget */
+	GQ_ACC_ERROR,       /* the program failed to run, wrote out of bounds, or claimed to be
+	                       deterministic and was not */
+	GQ_ACC_UNSUPPORTED, /* the program does not run this point on this device */
+} gq_acc_status;
+
+const char *gq_acc_status_name(gq_acc_status s);
+
+typedef struct gq_seed_record {
+	uint64_t seed;
+	int pass;
+	int reruns_run;
+	int first_failing_rerun;   /* -1 when every rerun passed */
+	char reason[256];          /* the first failure's rule and figure */
+	gq_metrics worst;          /* worst of each figure over the reruns */
+	int bitwise_identical;     /* every rerun's bits equal the first rerun's */
+	int64_t max_differing;     /* most elements differing from the first rerun */
+	uint64_t output_hash;      /* FNV-1a (64-bit) of the first rerun's output bytes: equal hashes
+	                              across processes show a program is deterministic there too */
+	double q_rel_fro;          /* worst rel_fro / the incumbent's on this seed; NaN if none */
+	double q_max_abs_rel;
+} gq_seed_record;
+
+typedef struct gq_program_record {
+	char program[256];
+	unsigned arms;             /* bit per gq_arm that uses it at this point */
+	gq_acc_status status;
+	char message[1024];        /* why error or unsupported; the first failure otherwise */
+	int declared_deterministic;
+	int bitwise_stable;        /* every seed bitwise identical across reruns */
+	int seed_count;
+	gq_seed_record *seeds;
+	int failed_seeds;
+	double seconds;            /* wall time spent on this program at this point */
+} gq_program_record;
+
+typedef struct gq_point_record {
+	gq_problem problem;
+	int index;                 /* in the protocol's expanded points */
+	gq_budget budget;
+	int program_count;
+	gq_program_record *programs; /* the incumbent's first */
+	int done;
+	double reference_seconds;  /* FP64 reference (all seeds) */
+	double reference_gflops;   /* 2·M·N·K per seed over its time, in GFLOP/s */
+	double seconds;
+} gq_point_record;
+
+typedef struct gq_accuracy_run {
+	int point_count;
+	gq_point_record *points;
+	int failures;              /* programs × points that failed or errored */
+	double reference_seconds;
+	double reference_flops;
+} gq_accuracy_run;
+
+/* Called after each finished point (to save results and show progress); a non-GQ_OK return
+ * stops the run with that status. */
+typedef gq_status (*gq_accuracy_point_fn)(void *user, const gq_accuracy_run *run, int point_index,
+                                          gq_error *err);
+
+/* Allocate the records of every point of proto (status pending). The programs are the point's
+ * arms' for its op (gq_protocol_program: a group's own candidate where it names one), or, when program_count > 0, programs[0] as the incumbent and the others as
+ * candidates at every point (`gemmq accuracy --program`). */
+gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs, int program_count,
+                           gq_accuracy_run *run, gq_error *err);
+void gq_accuracy_free(gq_accuracy_run *run);
+
+/* Run every pending point. Program failures are recorded in the run, not returned: the return is
+ * GQ_OK unless the harness itself failed (out of memory, the device lost, the callback). */
+gq_status gq_accuracy_execute(const gq_protocol *proto, const gq_device *dev, gq_accuracy_run *run,
+                              gq_accuracy_point_fn on_point, void *user, gq_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,457 @@
+/* main.c: the gemmq command line. Only this file exits; commands return exit codes (GQ_EXIT_*). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "reference.h"
+#include "accuracy.h"
+#include "cli.h"
+#include "cmd_time.h"
+#include "commands.h"
+#include "device.h"
+#include "protocol.h"
+#include "registry.h"
+#include "report.h"
+#include "results.h"
+#include "status.h"
+#include "version.h"
+
+static const char usage_main[] =
+    "usage: gemmq <command> [options]\n"
+    "\n"
+    "gemmq qualifies GEMM programs: accuracy against an FP64 OpenBLAS reference over many seeds\n"
+    "and reruns, on the GPU a route is for.\n"
+    "\n"
+    "commands:\n"
+    "  info                       the device, driver and library versions\n"
+    "  list                       the programs, and which run on the selected device\n"
+    "  check-protocol FILE...     check protocol files strictly; print what each expands to\n"
+    "  accuracy [PROTOCOL]        run every program of every point against the FP64 reference\n"
+    "  time [PROTOCOL]            time every arm of every point in worker processes (CUPTI spans)\n"
+    "  qualify [PROTOCOL]         accuracy, timing and a verdict per point in one results file\n"
+    "  plan RESULTS...            planner routes: windows of qualified T (JSON or a C table)\n"
+    "  table RESULTS...           the PR tables: summary and per-point latencies (Markdown, TSV)\n"
+    "  plot RESULTS...            gnuplot PNG and SVG per shape: latency and speedup vs T\n"
+    "  compare OLD NEW            regressions beyond the noise, flipped verdicts (Markdown, JUnit)\n"
+    "  merge A B... -o FILE       join the results of shards of one protocol\n"
+    "  bench [PROTOCOL]           benchmark: every program vs cuBLASLt top 8 and the HBM floor\n"
+    "\n"
+    "options:\n"
+    "  -h, --help                 this help; `gemmq <command> --help` for a command's\n"
+    "  -V, --version              version and git sha\n"
+    "\n"
+    "exit status: 0 ok, 1 the run found a failure, 2 bad usage or input, 3 internal or device "
+    "error\n";
+
+/* ---- info ---- */
+
+static const char usage_info[] = "usage: gemmq info [--device N|host] [--json]\n"
+                                 "\n"
+                                 "Print the device (name, arch, SMs, L2, memory, clocks), the driver,\n"
+                                 "the CUDA runtime, cuBLASLt, CUPTI and OpenBLAS versions. Says plainly\n"
+                                 "when the machine has no CUDA GPU.\n"
+                                 "\n"
+                                 "  --device N|host   the device to describe (default: 0)\n"
+                                 "  --json            print the device object of results files\n";
+
+static void print_version_int(const char *label, int v)
+{
+	if (v > 0)
+		printf("%-18s %d.%d (%d)\n", label, v / 1000, (v % 1000) / 10, v);
+	else
+		printf("%-18s none\n", label);
+}
+
+static int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
+	                                     {"json", no_argument, NULL, 'j'},
+	                                     {"help", no_argument, NULL, 'h'},
+	                                     {NULL, 0, NULL, 0}};
+	const char *spec = NULL;
+	int as_json = 0, c;
+	while ((c = getopt_long(argc, argv, "d:jh", opts, NULL)) != -1) {
+		if (c == 'd')
+			spec = optarg;
+		else if (c == 'j')
+			as_json = 1;
+		else if (c == 'h') {
+			fputs(usage_info, stdout);
+			return GQ_EXIT_OK;
+		} else
+			return gq_cmdline_usage_error("info", usage_info, "%s", "unknown option");
+	}
+	if (optind < argc)
+		return gq_cmdline_usage_error("info", usage_info, "unexpected argument '%s'", argv[optind]);
+	gq_device dev;
+	gq_error err;
+	gq_error_clear(&err);
+	char why[256] = "";
+	int count = gq_device_count(why, sizeof(why));
+	if (!spec && count == 0)
+		spec = "host";
+	if (gq_device_open(spec, &dev, &err) != GQ_OK)
+		return gq_cmdline_error("info", &err);
+	if (as_json) {
+		json_t *d = gq_results_device_json(&dev);
+		json_dumpf(d, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(d);
+		return GQ_EXIT_OK;
+	}
+	printf("gemmq %s (%s), built for %s\n", GQ_VERSION, GQ_GIT_SHA, GQ_CUDA_ARCHS);
+	if (count == 0)
+		printf("%-18s no CUDA GPU on this machine (%s); only --device host runs here\n", "GPU:", why);
+	else
+		printf("%-18s %d CUDA device(s)\n", "GPUs:", count);
+	if (!dev.is_host) {
+		printf("%-18s %d: %s (%s, compute capability %d.%d)\n", "device:", dev.ordinal, dev.name,
+		       dev.arch, dev.cc_major, dev.cc_minor);
+		printf("%-18s %d\n", "SMs:", dev.sm_count);
+		printf("%-18s %lld bytes (%.1f MiB)\n", "L2:", (long long)dev.l2_bytes,
+		       (double)dev.l2_bytes / 1048576.0);
+		printf("%-18s %.1f GiB\n", "memory:", (double)dev.memory_bytes / 1073741824.0);
+		printf("%-18s SM %d MHz, memory %d MHz\n", "clocks:", dev.sm_clock_khz / 1000,
+		       dev.memory_clock_khz / 1000);
+		printf("%-18s %s\n", "PCI bus:", dev.pci_bus_id);
+	} else {
+		printf("%-18s host backend (no GPU used)\n", "device:");
+	}
+	print_version_int("driver (CUDA):", dev.driver_version);
+	print_version_int("CUDA runtime:", dev.runtime_version);
+	printf("%-18s %d\n", "cuBLASLt:", dev.cublaslt_version);
+	printf("%-18s %u\n", "CUPTI API:", dev.cupti_version);
+	printf("%-18s %s (%d threads)\n", "OpenBLAS:", gq_reference_blas_config(),
+	       gq_reference_blas_threads());
+	printf("%-18s %s, %d CPUs\n", "host:", dev.host_name, dev.host_cpus);
+	return GQ_EXIT_OK;
+}
+
+/* ---- list ---- */
+
+static const char usage_list[] =
+    "usage: gemmq list [--device N|host]\n"
+    "\n"
+    "List the program families: name pattern, where they run, whether they declare themselves\n"
+    "deterministic, and whether they are available on the selected device (default: GPU 0 when\n"
+    "there is one, else the host backend). Planted programs are wrong on purpose: they exist to\n"
+    "test gemmq itself.\n";
+
+static int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
+	                                     {"help", no_argument, NULL, 'h'},
+	                                     {NULL, 0, NULL, 0}};
+	const char *spec = NULL;
+	int c;
+	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+		if (c == 'd')
+			spec = optarg;
+		else if (c == 'h') {
+			fputs(usage_list, stdout);
+			return GQ_EXIT_OK;
+		} else
+			return gq_cmdline_usage_error("list", usage_list, "%s", "unknown option");
+	}
+	if (optind < argc)
+		return gq_cmdline_usage_error("list", usage_list, "unexpected argument '%s'", argv[optind]);
+	if (!spec && gq_device_count(NULL, 0) == 0)
+		spec = "host";
+	gq_device dev;
+	gq_error err;
+	gq_error_clear(&err);
+	if (gq_device_open(spec, &dev, &err) != GQ_OK)
+		return gq_cmdline_error("list", &err);
+	int count = 0;
+	const gq_program_family *fam = gq_registry_families(&count);
+	printf("device: %s (%s)\n\n", dev.name, dev.arch);
+	printf("%-28s %-6s %-13s %-9s %s\n", "program", "runs", "deterministic", "available",
+	       "description");
+	for (int i = 0; i < count; i++) {
+		int available = fam[i].host == dev.is_host;
+		printf("%-28s %-6s %-13s %-9s %s%s\n", fam[i].pattern, fam[i].host ? "host" : "gpu",
+		       fam[i].deterministic ? "yes" : "no", available ? "yes" : "no",
+		       fam[i].planted ? "[planted] " : "", fam[i].description);
+	}
+	return GQ_EXIT_OK;
+}
+
+/* ---- check-protocol ---- */
+
+static const char usage_check[] =
+    "usage: gemmq check-protocol FILE...\n"
+    "\n"
+    "Parse each protocol strictly (unknown keys, wrong types and bad values are errors with\n"
+    "file:line:column and the JSON path) and print what it expands to. Exit status 2 when any\n"
+    "file is invalid.\n";
+
+static int cmd_check_protocol(int argc, char **argv)
+{
+	static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	int c;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage_check, stdout);
+			return GQ_EXIT_OK;
+		}
+		return gq_cmdline_usage_error("check-protocol", usage_check, "%s", "unknown option");
+	}
+	if (optind >= argc)
+		return gq_cmdline_usage_error("check-protocol", usage_check, "%s", "give at least one protocol file");
+	int rc = GQ_EXIT_OK;
+	for (int i = optind; i < argc; i++) {
+		gq_protocol proto;
+		gq_error err;
+		gq_error_clear(&err);
+		if (gq_protocol_load(argv[i], &proto, &err) != GQ_OK) {
+			int code = gq_cmdline_error("check-protocol", &err);
+			if (code > rc)
+				rc = code;
+			continue;
+		}
+		int programs = 0;
+		for (int a = 0; a < GQ_ARM_COUNT; a++)
+			for (int op = 0; op < GQ_OP_COUNT; op++)
+				programs += proto.arms[a][op] != NULL;
+		for (int g = 0; g < proto.group_count; g++)
+			for (int op = 0; op < GQ_OP_COUNT; op++)
+				programs += proto.groups[g].candidate[op] != NULL;
+		printf("%s: ok: protocol '%s', %d points, %d arm programs, %d seeds x %d reruns, sha256 "
+		       "%.12s\n",
+		       argv[i], proto.name, proto.point_count, programs, proto.seeds, proto.reruns,
+		       proto.sha256);
+		gq_protocol_free(&proto);
+	}
+	return rc;
+}
+
+/* ---- accuracy ---- */
+
+static const char usage_accuracy[] =
+    "usage: gemmq accuracy [PROTOCOL] [--device N|host] [-o FILE]\n"
+    "\n"
+    "Run every program of every point of PROTOCOL against the FP64 OpenBLAS reference, for the\n"
+    "protocol's seeds x reruns, and write a results JSON. Without PROTOCOL the embedded smoke\n"
+    "protocol runs (protocols/smoke.json, or protocols/smoke-host.json with --device host).\n"
+    "\n"
+    "  --device N|host   CUDA device ordinal, or the host backend (default: 0)\n"
+    "  -o, --output FILE results file (default: results/<protocol name>-<device>.json); written\n"
+    "                    after every point, atomically, so a crash loses no finished point\n"
+    "  -p, --program NAME run NAME instead of the protocol's arms; repeat it for several\n"
+    "                    programs: the first is the incumbent (q ratios are against it)\n"
+    "  -q, --quiet       no progress and no per-point lines on stderr\n"
+    "\n"
+    "exit status: 0 every program passed every point, 1 some program failed or errored at some\n"
+    "point, 2 bad usage or protocol, 3 internal or device error\n";
+
+typedef struct accuracy_ctx {
+	const gq_run_meta *meta;
+	const gq_protocol *proto;
+	const gq_device *dev;
+	const char *output;
+	int quiet;
+	int tty;
+	double start;
+	int finished;
+} accuracy_ctx;
+
+static void format_duration(double s, char *buf, size_t size)
+{
+	if (s < 60)
+		snprintf(buf, size, "%.0fs", s);
+	else if (s < 3600)
+		snprintf(buf, size, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+	else
+		snprintf(buf, size, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
+
+/* After each point: save the results, then say where the run is. */
+static gq_status on_point(void *user, const gq_accuracy_run *run, int index, gq_error *err)
+{
+	accuracy_ctx *ctx = user;
+	ctx->finished++;
+	json_t *doc = gq_results_build(ctx->meta, ctx->proto, ctx->dev, run, 0);
+	gq_status s = gq_results_write(doc, ctx->output, err);
+	json_decref(doc);
+	if (s != GQ_OK || ctx->quiet)
+		return s;
+	const gq_point_record *pr = &run->points[index];
+	char what[160];
+	gq_problem_describe(&pr->problem, what, sizeof(what));
+	double elapsed = gq_cmdline_now() - ctx->start;
+	double eta = elapsed / ctx->finished * (run->point_count - ctx->finished);
+	char e1[32], e2[32];
+	format_duration(elapsed, e1, sizeof(e1));
+	format_duration(eta, e2, sizeof(e2));
+	if (ctx->tty) {
+		fprintf(stderr, "\r\033[K[%d/%d points] %s elapsed, ETA %s  %s", ctx->finished,
+		        run->point_count, e1, e2, what);
+	} else {
+		fprintf(stderr, "[%d/%d] %s:", ctx->finished, run->point_count, what);
+		for (int j = 0; j < pr->program_count; j++)
+			fprintf(stderr, " %s %s", pr->programs[j].program,
+			        gq_acc_status_name(pr->programs[j].status));
+		fputc('\n', stderr);
+	}
+	for (int j = 0; j < pr->program_count; j++) {
+		const gq_program_record *rec = &pr->programs[j];
+		if (rec->status == GQ_ACC_FAIL || rec->status == GQ_ACC_ERROR)
+			fprintf(stderr, "%s%s: %s %s: %s\n", ctx->tty ? "\r\033[K" : "  ", what,
+			        rec->program, gq_acc_status_name(rec->status), rec->message);
+	}
+	return GQ_OK;
+}
+
+static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
+{
+	static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
+	                                     {"output", required_argument, NULL, 'o'},
+	                                     {"quiet", no_argument, NULL, 'q'},
+	                                     {"program", required_argument, NULL, 'p'},
+	                                     {"help", no_argument, NULL, 'h'},
+	                                     {NULL, 0, NULL, 0}};
+	const char *spec = NULL, *output = NULL;
+	const char *programs[64];
+	int program_count = 0;
+	int quiet = 0, c;
+	gq_error err;
+	gq_error_clear(&err);
+	while ((c = getopt_long(argc, argv, "d:o:p:qh", opts, NULL)) != -1) {
+		if (c == 'p') {
+			if (program_count == (int)(sizeof(programs) / sizeof(programs[0])))
+				return gq_cmdline_usage_error("accuracy", usage_accuracy, "%s",
+				                       "at most 64 --program options");
+			if (gq_registry_check_name(optarg, &err) != GQ_OK)
+				return gq_cmdline_error("accuracy", &err);
+			programs[program_count++] = optarg;
+		} else if (c == 'd')
+			spec = optarg;
+		else if (c == 'o')
+			output = optarg;
+		else if (c == 'q')
+			quiet = 1;
+		else if (c == 'h') {
+			fputs(usage_accuracy, stdout);
+			return GQ_EXIT_OK;
+		} else
+			return gq_cmdline_usage_error("accuracy", usage_accuracy, "%s", "unknown option");
+	}
+	if (argc - optind > 1)
+		return gq_cmdline_usage_error("accuracy", usage_accuracy, "give one protocol (got '%s' too)",
+		                       argv[optind + 1]);
+	gq_run_meta meta = {.command = "accuracy", .argc = full_argc, .argv = full_argv};
+	gq_results_now(meta.started);
+	meta.started_monotonic = gq_cmdline_now();
+
+	gq_device dev;
+	if (gq_device_open(spec, &dev, &err) != GQ_OK)
+		return gq_cmdline_error("accuracy", &err);
+	gq_protocol proto;
+	gq_status s = gq_cli_load_protocol(optind < argc ? argv[optind] : NULL, &dev, programs, program_count, &proto, &err);
+	if (s != GQ_OK)
+		return gq_cmdline_error("accuracy", &err);
+
+	char default_output[512];
+	if (!output) {
+		char tag[64];
+		gq_device_tag(&dev, tag, sizeof(tag));
+		snprintf(default_output, sizeof(default_output), "results/%s-%s.json", proto.name, tag);
+		output = default_output;
+	}
+	if (gq_cmdline_make_parent_dir(output) != 0) {
+		gq_error_set(&err, GQ_ERR_INPUT, output, "cannot create the folder of the results file");
+		gq_protocol_free(&proto);
+		return gq_cmdline_error("accuracy", &err);
+	}
+
+	gq_accuracy_run run;
+	accuracy_ctx ctx = {.meta = &meta, .proto = &proto, .dev = &dev, .output = output,
+	                    .quiet = quiet, .tty = isatty(2), .start = gq_cmdline_now()};
+	if (!quiet)
+		fprintf(stderr, "gemmq accuracy: protocol '%s' (%d points, %d seeds x %d reruns) on %s -> %s\n",
+		        proto.name, proto.point_count, proto.seeds, proto.reruns, dev.name, output);
+	s = gq_accuracy_init(&proto, programs, program_count, &run, &err);
+	if (s == GQ_OK)
+		s = gq_accuracy_execute(&proto, &dev, &run, on_point, &ctx, &err);
+	if (ctx.tty && !quiet)
+		fputs("\r\033[K", stderr);
+	/* Save whatever was measured, even after an error. */
+	gq_error werr;
+	gq_error_clear(&werr);
+	json_t *doc = gq_results_build(&meta, &proto, &dev, &run, s == GQ_OK);
+	gq_status ws = gq_results_write(doc, output, &werr);
+	json_t *summary = json_object_get(doc, "summary");
+	printf("gemmq accuracy: %s: %lld points done of %lld; programs: %lld pass, %lld fail, %lld "
+	       "error, %lld unsupported; FP64 reference %.1f s at %.1f GFLOP/s; results: %s\n",
+	       proto.name, json_integer_value(json_object_get(summary, "points_done")),
+	       json_integer_value(json_object_get(summary, "points")),
+	       json_integer_value(json_object_get(summary, "programs_pass")),
+	       json_integer_value(json_object_get(summary, "programs_fail")),
+	       json_integer_value(json_object_get(summary, "programs_error")),
+	       json_integer_value(json_object_get(summary, "programs_unsupported")),
+	       run.reference_seconds,
+	       run.reference_seconds > 0 ? 1e-9 * run.reference_flops / run.reference_seconds : 0.0,
+	       output);
+	json_decref(doc);
+	int failures = run.failures;
+	gq_accuracy_free(&run);
+	gq_protocol_free(&proto);
+	if (s != GQ_OK)
+		return gq_cmdline_error("accuracy", &err);
+	if (ws != GQ_OK)
+		return gq_cmdline_error("accuracy", &werr);
+	return failures ? GQ_EXIT_FAILURE : GQ_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage_main, stderr);
+		return GQ_EXIT_USAGE;
+	}
+	const char *command = argv[1];
+	if (strcmp(command, "-h") == 0 || strcmp(command, "--help") == 0 ||
+	    strcmp(command, "help") == 0) {
+		fputs(usage_main, stdout);
+		return GQ_EXIT_OK;
+	}
+	if (strcmp(command, "-V") == 0 || strcmp(command, "--version") == 0) {
+		printf("gemmq %s (git %s)\n", GQ_VERSION, GQ_GIT_SHA);
+		return GQ_EXIT_OK;
+	}
+	/* Each command parses its own options from argv[1..]. */
+	int sub_argc = argc - 1;
+	char **sub_argv = argv + 1;
+	optind = 1;
+	if (strcmp(command, "info") == 0)
+		return cmd_info(sub_argc, sub_argv);
+	if (strcmp(command, "list") == 0)
+		return cmd_list(sub_argc, sub_argv);
+	if (strcmp(command, "check-protocol") == 0)
+		return cmd_check_protocol(sub_argc, sub_argv);
+	if (strcmp(command, "accuracy") == 0)
+		return cmd_accuracy(sub_argc, sub_argv, argc, argv);
+	if (strcmp(command, "time") == 0)
+		return gq_cmd_time(sub_argc, sub_argv, argc, argv);
+	if (strcmp(command, "qualify") == 0)
+		return gq_cmd_qualify(sub_argc, sub_argv, argc, argv);
+	if (strcmp(command, "plan") == 0)
+		return gq_cmd_plan(sub_argc, sub_argv);
+	if (strcmp(command, "table") == 0)
+		return gq_cmd_table(sub_argc, sub_argv);
+	if (strcmp(command, "plot") == 0)
+		return gq_cmd_plot(sub_argc, sub_argv);
+	if (strcmp(command, "compare") == 0)
+		return gq_cmd_compare(sub_argc, sub_argv);
+	if (strcmp(command, "merge") == 0)
+		return gq_cmd_merge(sub_argc, sub_argv, argc, argv);
+	if (strcmp(command, "bench") == 0)
+		return gq_cmd_bench(sub_argc, sub_argv, argc, argv);
+	fprintf(stderr, "gemmq: unknown command '%s'\n\n%s", command, usage_main);
+	return GQ_EXIT_USAGE;
+}

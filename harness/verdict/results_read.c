@@ -1,0 +1,360 @@
+/* results_read.c: see results_read.h. */
+#include "results_read.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonfile.h"
+#include "results.h"
+
+const char *gq_json_str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+double gq_json_num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+gq_status gq_results_load(const char *path, json_t **doc, gq_error *err)
+{
+	json_error_t jerr;
+	*doc = gq_json_load_path(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!*doc) {
+		char where[300];
+		if (jerr.line > 0)
+			snprintf(where, sizeof(where), "%s:%d:%d", path, jerr.line, jerr.column);
+		else
+			snprintf(where, sizeof(where), "%s", path);
+		return gq_error_set(err, GQ_ERR_INPUT, where, "not a results file: %s", jerr.text);
+	}
+	const json_t *fv = json_object_get(*doc, "format_version");
+	const char *why = NULL;
+	if (!json_is_object(*doc) || strcmp(gq_json_str(*doc, "kind"), "gemmq-results") != 0)
+		why = "not a gemmq results file (its \"kind\" is not \"gemmq-results\")";
+	else if (!json_is_integer(fv) || json_integer_value(fv) != GQ_RESULTS_FORMAT_VERSION)
+		why = "a results file of another format_version (this gemmq reads version 1)";
+	else if (!json_is_array(json_object_get(*doc, "points")))
+		why = "a results file without a \"points\" array";
+	if (why) {
+		json_decref(*doc);
+		*doc = NULL;
+		return gq_error_set(err, GQ_ERR_INPUT, path, "%s", why);
+	}
+	return GQ_OK;
+}
+
+gq_status gq_results_protocol(const json_t *doc, const char *path, gq_protocol *proto,
+                              gq_error *err)
+{
+	const json_t *content =
+	    json_object_get(json_object_get(json_object_get(doc, "meta"), "protocol"), "content");
+	if (!json_is_object(content))
+		return gq_error_set(
+		    err, GQ_ERR_INPUT, path,
+		    "the results do not hold their protocol (meta.protocol.content)");
+	char *text = json_dumps(content, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	if (!text)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	char source[600];
+	snprintf(source, sizeof(source), "%s (meta.protocol.content)", path);
+	gq_status s = gq_protocol_parse(text, strlen(text), source, proto, err);
+	free(text);
+	return s;
+}
+
+static int64_t int_or(const json_t *o, const char *key, int64_t fallback)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? (int64_t)json_integer_value(v) : fallback;
+}
+
+static void restore_metrics(const json_t *o, gq_metrics *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->nonfinite = int_or(o, "nonfinite", 0);
+	m->violations = int_or(o, "violations", 0);
+	m->first_violation = int_or(o, "first_violation", -1);
+	m->first_nonfinite = -1;
+	m->rel_fro = gq_json_num(o, "rel_fro");
+	m->max_abs_err = gq_json_num(o, "max_abs_err");
+	m->max_abs_ref = gq_json_num(o, "max_abs_ref");
+	m->max_abs_rel = gq_json_num(o, "max_abs_rel");
+	m->max_bound_ratio = gq_json_num(o, "bound_ratio");
+}
+
+static int status_of(const char *name)
+{
+	for (int s = GQ_ACC_PENDING; s <= GQ_ACC_UNSUPPORTED; s++)
+		if (!strcmp(name, gq_acc_status_name((gq_acc_status)s)))
+			return s;
+	return -1;
+}
+
+/* Fill rec from its JSON form. 0, or -1 when the form does not fit (then rec is untouched). */
+static int restore_program(const json_t *o, const gq_protocol *proto, gq_program_record *rec)
+{
+	int status = status_of(gq_json_str(o, "status"));
+	if (status < 0 || status == GQ_ACC_PENDING)
+		return -1;
+	const json_t *seeds = json_object_get(o, "seeds");
+	size_t i;
+	const json_t *so;
+	json_array_foreach(seeds, i, so)
+	{
+		int64_t seed = int_or(so, "seed", -1);
+		if (seed < (int64_t)proto->first_seed ||
+		    seed >= (int64_t)proto->first_seed + proto->seeds)
+			return -1;
+	}
+	rec->status = (gq_acc_status)status;
+	snprintf(rec->message, sizeof(rec->message), "%s", gq_json_str(o, "message"));
+	rec->declared_deterministic = json_is_true(json_object_get(o, "declared_deterministic"));
+	rec->bitwise_stable = json_is_true(json_object_get(o, "bitwise_stable"));
+	rec->failed_seeds = (int)int_or(o, "failed_seeds", 0);
+	rec->seconds =
+	    json_is_number(json_object_get(o, "seconds")) ? gq_json_num(o, "seconds") : 0;
+	if (status == GQ_ACC_UNSUPPORTED)
+		return 0;
+	rec->seed_count = proto->seeds;
+	json_array_foreach(seeds, i, so)
+	{
+		gq_seed_record *sr =
+		    &rec->seeds[int_or(so, "seed", 0) - (int64_t)proto->first_seed];
+		sr->seed = (uint64_t)int_or(so, "seed", 0);
+		sr->pass = json_is_true(json_object_get(so, "pass"));
+		sr->reruns_run = (int)int_or(so, "reruns", 0);
+		sr->first_failing_rerun = (int)int_or(so, "first_failing_rerun", -1);
+		snprintf(sr->reason, sizeof(sr->reason), "%s", gq_json_str(so, "reason"));
+		sr->bitwise_identical = json_is_true(json_object_get(so, "bitwise_identical"));
+		sr->max_differing = int_or(so, "max_differing", 0);
+		sr->output_hash = strtoull(gq_json_str(so, "output_fnv1a64"), NULL, 16);
+		restore_metrics(json_object_get(so, "worst"), &sr->worst);
+		const json_t *q = json_object_get(so, "q");
+		sr->q_rel_fro = gq_json_num(q, "rel_fro");
+		sr->q_max_abs_rel = gq_json_num(q, "max_abs_rel");
+	}
+	return 0;
+}
+
+/* 1 when the JSON point's programs are exactly the record's (same names, same order). */
+static int same_programs(const json_t *programs, const gq_point_record *pr)
+{
+	if (json_array_size(programs) != (size_t)pr->program_count)
+		return 0;
+	for (int j = 0; j < pr->program_count; j++)
+		if (strcmp(gq_json_str(json_array_get(programs, (size_t)j), "program"),
+		           pr->programs[j].program) != 0)
+			return 0;
+	return 1;
+}
+
+static void point_id(const gq_problem *p, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%lldx%lld/T%lld/%s-%s", gq_op_name(p->op), (long long)p->d_in,
+	         (long long)p->d_out, (long long)p->t, gq_dtype_name(p->in_dtype),
+	         gq_dtype_name(p->out_dtype));
+}
+
+gq_status gq_results_restore_accuracy(const json_t *doc, const gq_protocol *proto,
+                                      gq_accuracy_run *run, int *restored, gq_error *err)
+{
+	(void)err;
+	*restored = 0;
+	const json_t *points = json_object_get(doc, "points");
+	for (int i = 0; i < run->point_count && (size_t)i < json_array_size(points); i++) {
+		const json_t *p = json_array_get(points, (size_t)i);
+		const json_t *acc = json_object_get(p, "accuracy");
+		gq_point_record *pr = &run->points[i];
+		char id[160];
+		point_id(&pr->problem, id, sizeof(id));
+		const json_t *programs = json_object_get(acc, "programs");
+		if (!json_is_true(json_object_get(acc, "done")) ||
+		    strcmp(gq_json_str(p, "id"), id) || !same_programs(programs, pr))
+			continue;
+		int ok = 1;
+		for (int j = 0; j < pr->program_count && ok; j++) {
+			gq_program_record saved = pr->programs[j];
+			if (restore_program(json_array_get(programs, (size_t)j), proto,
+			                    &pr->programs[j]) != 0) {
+				pr->programs[j] = saved;
+				ok = 0;
+			}
+		}
+		if (!ok) { /* back to pending: the point runs again */
+			for (int j = 0; j < pr->program_count; j++) {
+				gq_program_record *rec = &pr->programs[j];
+				gq_seed_record *seeds = rec->seeds;
+				memset(seeds, 0, (size_t)proto->seeds * sizeof(*seeds));
+				char name[sizeof(rec->program)];
+				unsigned arms = rec->arms;
+				memcpy(name, rec->program, sizeof(name));
+				memset(rec, 0, sizeof(*rec));
+				memcpy(rec->program, name, sizeof(name));
+				rec->arms = arms;
+				rec->seeds = seeds;
+			}
+			continue;
+		}
+		pr->done = 1;
+		pr->seconds = json_is_number(json_object_get(acc, "seconds"))
+		                  ? gq_json_num(acc, "seconds")
+		                  : 0;
+		pr->reference_seconds = json_is_number(json_object_get(acc, "reference_seconds"))
+		                            ? gq_json_num(acc, "reference_seconds")
+		                            : 0;
+		pr->reference_gflops = gq_json_num(acc, "reference_gflops");
+		for (int j = 0; j < pr->program_count; j++)
+			run->failures += pr->programs[j].status == GQ_ACC_FAIL ||
+			                 pr->programs[j].status == GQ_ACC_ERROR;
+		(*restored)++;
+	}
+	const json_t *ref = json_object_get(json_object_get(doc, "summary"), "reference");
+	double seconds = gq_json_num(ref, "seconds"), gflops = gq_json_num(ref, "gflops");
+	if (*restored && seconds > 0) {
+		run->reference_seconds = seconds;
+		run->reference_flops = isfinite(gflops) ? 1e9 * gflops * seconds : 0;
+	}
+	return GQ_OK;
+}
+
+const char *gq_results_arch(const json_t *doc)
+{
+	return gq_json_str(json_object_get(doc, "device"), "arch");
+}
+
+int gq_results_sm_count(const json_t *doc)
+{
+	return (int)int_or(json_object_get(doc, "device"), "sm_count", 0);
+}
+
+void gq_results_part(const json_t *doc, char *buf, size_t size)
+{
+	const json_t *dev = json_object_get(doc, "device");
+	if (!strcmp(gq_json_str(dev, "backend"), "host"))
+		snprintf(buf, size, "host (host backend)");
+	else
+		snprintf(buf, size, "%s (%s, %d SMs)", gq_json_str(dev, "name"),
+		         gq_json_str(dev, "arch"), gq_results_sm_count(doc));
+}
+
+gq_status gq_results_point_problem(const json_t *point, gq_problem *p, gq_error *err)
+{
+	memset(p, 0, sizeof(*p));
+	int op = gq_op_parse(gq_json_str(point, "op"));
+	int in = gq_dtype_parse(gq_json_str(point, "in"));
+	int out = gq_dtype_parse(gq_json_str(point, "out"));
+	if (op < 0 || in < 0 || out < 0 || !json_is_integer(json_object_get(point, "d_in")) ||
+	    !json_is_integer(json_object_get(point, "d_out")) ||
+	    !json_is_integer(json_object_get(point, "t")))
+		return gq_error_set(err, GQ_ERR_INPUT, NULL,
+		                    "point %s lacks op, d_in, d_out, t, in or out",
+		                    gq_json_str(point, "id"));
+	p->op = (gq_op)op;
+	p->in_dtype = (gq_dtype)in;
+	p->out_dtype = (gq_dtype)out;
+	p->d_in = int_or(point, "d_in", 0);
+	p->d_out = int_or(point, "d_out", 0);
+	p->t = int_or(point, "t", 0);
+	return GQ_OK;
+}
+
+const json_t *gq_results_timing_point(const json_t *doc, size_t i)
+{
+	const json_t *tp =
+	    json_array_get(json_object_get(json_object_get(doc, "timing"), "points"), i);
+	const json_t *p = json_array_get(json_object_get(doc, "points"), i);
+	if (!tp || !p || strcmp(gq_json_str(tp, "id"), gq_json_str(p, "id")) != 0)
+		return NULL;
+	return tp;
+}
+
+const json_t *gq_results_series(const json_t *tpoint, const char *arm, const char *mode,
+                                const char *step)
+{
+	size_t i;
+	const json_t *s;
+	json_array_foreach(json_object_get(tpoint, "series"), i, s)
+	{
+		if (!strcmp(gq_json_str(s, "arm"), arm) && !strcmp(gq_json_str(s, "mode"), mode) &&
+		    !strcmp(gq_json_str(s, "step"), step))
+			return s;
+	}
+	return NULL;
+}
+
+double gq_results_median_ns(const json_t *tpoint, const char *arm, const char *mode,
+                            const char *step)
+{
+	const json_t *s = gq_results_series(tpoint, arm, mode, step);
+	if (!s || strcmp(gq_json_str(s, "status"), "ok") != 0)
+		return NAN;
+	return gq_json_num(s, "median_ns");
+}
+
+const json_t *gq_results_speedup(const json_t *tpoint, const char *new_arm, const char *mode,
+                                 const char *step)
+{
+	size_t i;
+	const json_t *s;
+	json_array_foreach(json_object_get(tpoint, "speedups"), i, s)
+	{
+		if (!strcmp(gq_json_str(s, "new"), new_arm) &&
+		    !strcmp(gq_json_str(s, "mode"), mode) && !strcmp(gq_json_str(s, "step"), step))
+			return s;
+	}
+	return NULL;
+}
+
+void gq_results_candidate(const json_t *doc, size_t i, char *buf, size_t size)
+{
+	const json_t *point = json_array_get(json_object_get(doc, "points"), i);
+	const json_t *v = json_object_get(point, "verdict");
+	const char *name = json_is_object(v) ? json_string_value(json_object_get(v, "candidate"))
+	                                     : NULL;
+	if (!name)
+		name = json_string_value(
+		    json_object_get(gq_results_program(point, "candidate"), "program"));
+	if (name) {
+		snprintf(buf, size, "%s", name);
+		return;
+	}
+	/* a series' programs read "fwd=P" or, for a step, "dgrad=P wgrad=Q" */
+	buf[0] = '\0';
+	const json_t *tp = gq_results_timing_point(doc, i);
+	const char *op = gq_json_str(point, "op");
+	size_t oplen = strlen(op);
+	for (int m = 0; m < 2 && !buf[0]; m++) {
+		const json_t *se = gq_results_series(tp, "candidate", m ? "eager" : "graph", "op");
+		const char *progs = gq_json_str(se, "programs");
+		while (oplen && *progs) {
+			if (!strncmp(progs, op, oplen) && progs[oplen] == '=') {
+				const char *p = progs + oplen + 1;
+				snprintf(buf, size, "%.*s", (int)strcspn(p, " "), p);
+				break;
+			}
+			progs += strcspn(progs, " ");
+			progs += strspn(progs, " ");
+		}
+	}
+}
+
+const json_t *gq_results_program(const json_t *point, const char *arm)
+{
+	size_t i, k;
+	const json_t *rec, *a;
+	json_array_foreach(json_object_get(json_object_get(point, "accuracy"), "programs"), i, rec)
+	{
+		json_array_foreach(json_object_get(rec, "arms"), k, a)
+		{
+			if (json_is_string(a) && !strcmp(json_string_value(a), arm))
+				return rec;
+		}
+	}
+	return NULL;
+}

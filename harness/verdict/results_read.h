@@ -1,0 +1,82 @@
+/* results_read.h: results files read back (results.h writes them), for the commands that work
+ * on them: qualify (to resume), table, plot, plan, compare and merge.
+ *
+ * A results file is accepted when it is JSON with "kind": "gemmq-results", "format_version" 1
+ * and a "points" array; anything else is GQ_ERR_INPUT naming the file (and line:column for JSON
+ * that does not parse). The helpers below read the document in place; every pointer they return
+ * is borrowed from it.
+ */
+#ifndef GQ_RESULTS_READ_H
+#define GQ_RESULTS_READ_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "problem.h"
+#include "accuracy.h"
+#include "protocol.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Load and check a results file; *doc is a new reference. */
+gq_status gq_results_load(const char *path, json_t **doc, gq_error *err);
+
+/* The protocol the results were made from (meta.protocol.content), parsed as a protocol file
+ * would be. path names the results file in messages. Free it with gq_protocol_free. */
+gq_status gq_results_protocol(const json_t *doc, const char *path, gq_protocol *proto,
+                              gq_error *err);
+
+/* Copy the accuracy records of the points the document finished into run (made by
+ * gq_accuracy_init for the same protocol), so gq_accuracy_execute runs only the others. A point
+ * is taken when it is done and its id and programs are the run's; *restored receives how many
+ * were. run->failures and the reference totals are set from what was restored. */
+gq_status gq_results_restore_accuracy(const json_t *doc, const gq_protocol *proto,
+                                      gq_accuracy_run *run, int *restored, gq_error *err);
+
+/* The part a results document was measured on, for people: "NVIDIA H200 (sm_90, 132 SMs)", or
+ * "host (host backend)". */
+void gq_results_part(const json_t *doc, char *buf, size_t size);
+
+/* The part's architecture ("sm_90", "host") and SM count (0 on the host backend). */
+const char *gq_results_arch(const json_t *doc);
+int gq_results_sm_count(const json_t *doc);
+
+/* The point's problem (op, d_in, d_out, t, dtypes). GQ_ERR_INPUT when a field is missing. */
+gq_status gq_results_point_problem(const json_t *point, gq_problem *p, gq_error *err);
+
+/* The timing section's point of the same index as points[i], or NULL when there is none. */
+const json_t *gq_results_timing_point(const json_t *doc, size_t i);
+
+/* A timing point's series of (arm, mode, step), or NULL. */
+const json_t *gq_results_series(const json_t *tpoint, const char *arm, const char *mode,
+                                const char *step);
+
+/* The series' median over processes in ns when its status is "ok", else NAN. */
+double gq_results_median_ns(const json_t *tpoint, const char *arm, const char *mode,
+                            const char *step);
+
+/* A timing point's speedup entry of new_arm over the incumbent, or NULL. */
+const json_t *gq_results_speedup(const json_t *tpoint, const char *new_arm, const char *mode,
+                                 const char *step);
+
+/* The first program record of a point whose arms include arm ("incumbent", "candidate"). */
+const json_t *gq_results_program(const json_t *point, const char *arm);
+
+/* The candidate program of points[i] into buf ("" when it has none): its verdict's, else its
+ * accuracy record's with arm "candidate", else, in a timing-only file, the program that the
+ * candidate arm's op-step series launched for the point's op. A protocol's points[] entries
+ * may name their own candidates, so this is per point, not per file. */
+void gq_results_candidate(const json_t *doc, size_t i, char *buf, size_t size);
+
+/* Small accessors: a string ("" when missing), a number (NAN when missing or null). */
+const char *gq_json_str(const json_t *o, const char *key);
+double gq_json_num(const json_t *o, const char *key);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
