@@ -8,7 +8,7 @@
  * zeros. Where M < 64, A's box is M columns wide instead (gq_wg_a_box) and the kernel zeroes the
  * rest of A's rows in the ring once: a box of 64 columns over fewer made the GEMM 0.8 % (d_out
  * 32) and 1.3 % (d_out 48) slower at T ≥ 40963 on an H200 (the sixth round of
- * results/h200/logs/wgrad-experiments.md).
+ * the experiment log of 5e691b9).
  *
  * A CTA computes a BM×BN tile over its share of the K-blocks of GQ_WG_BK rows: one producer warp
  * (a warpgroup for the 64×320 tile) loads each K-block's A and B tiles with cp.async.bulk.tensor
@@ -40,14 +40,14 @@
  * tile's last CTA rounding its tile inside the GEMM (tile counters), BF16 out then cost 1.5-1.8 µs
  * more than FP32 out at d_out 128 instead of 2.8 (medians of two calls; 1.0 instead of 1.7 at
  * d_out 32), and the best split program with BF16 out was 1.2 % faster at d_out 128; H200, tenth
- * round of results/h200/logs/wgrad-experiments.md). The splits rounding their own blocks once
+ * round of the experiment log of 5e691b9). The splits rounding their own blocks once
  * every split has added (counters in the workspace) cost the same 1.6-1.8 µs: about half of it is
  * seeing that the last split's adds are complete, half reading the sums back (twentieth round).
  * The atomic adds are the TMA unit's (cp.reduce.async.bulk.tensor, through a third tensor map
  * over ws): each consumer warpgroup stages its sums in the idle ring and adds them as boxes of
  * 64 × 32. Against float2 atomics from the registers, the best split program was 0.5 % faster at
  * d_out 128 and T ≥ 65471, 1.3-1.5 % at T = 40963 and 3.3 % at T ≤ 16384 (medians, H200; tenth
- * round of results/h200/logs/wgrad-experiments.md).
+ * round of the experiment log of 5e691b9).
  *
  * Stream-K (GQ_MMA_STREAMK, gq_wg_sk_launch): CTAs that each own a contiguous run of the (tile,
  * K-block) iterations (gemm_mma.h's geometry, K-blocks for K-tiles), taken one segment of a tile
@@ -62,7 +62,7 @@
  * least four times the L2, x's copies carry no hint and its map no L2 promotion, the way
  * cuBLASLt's kernels copy. On an H200 the split programs are then 1-7 % faster at T ≥ 40963
  * (d_in 4096 and 5120, d_out ≤ 64; 4 % at the median) and would be 5-13 % slower at T ≤ 16384,
- * where x is about twice the L2 (results/h200/logs/wgrad-experiments.md, fifth round). The other
+ * where x is about twice the L2 (the experiment log of 5e691b9, fifth round). The other
  * maps promote a missed line to 128 bytes, not 256: at T ≤ 16384 the best split program is then
  * 1.7-2.4 % faster at d_out 128 and 0.8-1.2 % at d_out ≤ 64 (medians of two calls), and unchanged
  * at T ≥ 65471 (ninth round).
@@ -77,7 +77,7 @@
  * the consumers of every CTA of the cluster have released it, and each producer stays until they
  * have released its last stages.
  * Only grids that keep at least 7/8 of the SMs busy share (gq_wg_share_fills).
- * Measured as knobs on an H200 (results/h200/logs/wgrad-experiments.md, eighth round), the best
+ * Measured as knobs on an H200 (the experiment log of 5e691b9, eighth round), the best
  * split program at d_out 128 was then 3-4 % faster at 4096, T ≥ 65471 (the 64×256 tile), 6-7 %
  * at 5120, T ≥ 65471 (clusters of 4), 2-3 % at 5120, T = 40963, and would have been 1-2 %
  * slower at 4096, T = 40963 (x 5.3 L2s) and up to 8 % at T ≤ 16384; streaming x alone or
@@ -193,7 +193,7 @@ static inline int gq_wg_share_fills(int64_t ctas, int64_t sms)
  * split) work: cluster c (in launch order) takes the work order[c], n_tiles · split + N tile.
  * Returns the clusters it reorders (clusters), or 0 where the launch order stays the work's.
  * Clusters are placed on the SMs in launch order, GPC by GPC (sixth round of
- * results/h200/logs/wgrad-experiments.md), so the order decides which tiles and splits share a
+ * the experiment log of 5e691b9), so the order decides which tiles and splits share a
  * GPC. The table is the one cuBLASLt passes its nvjet kernels for their grids of 64 clusters of
  * 2 at 4096x128 and 5120x128 (the same 16 N tiles × 4 splits as our n256:s4 and n320:s4 there;
  * the thirty-fourth round's capture, decoded in the forty-third): the first four, then the

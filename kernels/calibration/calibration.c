@@ -17,7 +17,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../../reference/reference.h"
+#include "reference.h"
 #include "flush.h"
 #include "registry.h"
 #include "spin.h"
