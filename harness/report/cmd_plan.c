@@ -64,9 +64,10 @@ typedef struct route {
 	long long *tokens;
 } route;
 
+/* ceil(t / 64) mod 2 for t >= 1, written so that no t overflows. */
 static int kblock_parity(long long t)
 {
-	return (int)(((t + 63) / 64) % 2);
+	return (int)(((t - 1) / 64 + 1) % 2);
 }
 
 static int same_curve(const curve *c, const char *arch, int sm, const gq_problem *p)
@@ -198,7 +199,8 @@ static gq_status make_routes(plan *pl, int force_parity, gq_error *err)
 {
 	for (int k = 0; k < pl->ncurves; k++) {
 		curve *c = &pl->curves[k];
-		qsort(c->ts, (size_t)c->n, sizeof(tpoint), cmp_t);
+		if (c->n > 1) /* qsort's pointer must not be NULL, even for no elements */
+			qsort(c->ts, (size_t)c->n, sizeof(tpoint), cmp_t);
 		gq_status s = GQ_OK;
 		if (!c->parity && !force_parity) {
 			s = windows(pl, k, -1, c->ts, c->n, err);
@@ -218,7 +220,8 @@ static gq_status make_routes(plan *pl, int force_parity, gq_error *err)
 		if (s != GQ_OK)
 			return s;
 	}
-	qsort(pl->routes, (size_t)pl->nroutes, sizeof(route), cmp_route);
+	if (pl->nroutes > 1) /* no routes: pl->routes is NULL */
+		qsort(pl->routes, (size_t)pl->nroutes, sizeof(route), cmp_route);
 	return GQ_OK;
 }
 

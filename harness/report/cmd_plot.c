@@ -286,8 +286,24 @@ static gq_status run_gnuplot(const char *dir, const char *script, const char *lo
 	                    WIFEXITED(status) ? "failed" : "was killed", text);
 }
 
+/* 1 when name can be a file name inside the output folder: [A-Za-z0-9._-], not starting with a
+ * dot (so never "..", never a path). */
+static int is_plain_file_name(const char *name)
+{
+	if (!name[0] || name[0] == '.')
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      strchr("._-", *p)))
+			return 0;
+	return 1;
+}
+
 static gq_status draw(const char *dir, shape *sh, gq_error *err)
 {
+	if (!is_plain_file_name(sh->name)) /* the results reader's checks make this unreachable */
+		return gq_error_set(err, GQ_ERR_INPUT, dir, "a plot would be named '%s', not a plain file name",
+		                    sh->name);
 	qsort(sh->e, (size_t)sh->n, sizeof(entry), cmp_entry); /* T values are distinct */
 	char dat[300], gp[300], log[300], path[4400];
 	snprintf(dat, sizeof(dat), "%s.dat", sh->name);

@@ -25,18 +25,14 @@ static void set_error(json_error_t *err, const char *path, const char *what, con
 	snprintf(err->text, sizeof(err->text), "%s: %s", what, why);
 }
 
-/* The whole gunzipped content of path in a malloc'ed buffer of *size bytes, or NULL with err. */
-static char *gunzip_file(const char *path, size_t *size, json_error_t *err)
+/* The whole content of f (plain, or gzip read through zlib's transparent mode) in a malloc'ed
+ * buffer of *size bytes plus a NUL, or NULL with err. */
+static char *read_all(gzFile gz, const char *path, size_t *size, json_error_t *err)
 {
-	gzFile gz = gzopen(path, "rb");
-	if (!gz) {
-		set_error(err, path, "unable to open", errno ? strerror(errno) : "out of memory");
-		return NULL;
-	}
 	size_t cap = 1 << 20, len = 0;
 	char *buf = malloc(cap);
 	for (;;) {
-		if (buf && len == cap) {
+		if (buf && len + 1 >= cap) {
 			char *bigger = realloc(buf, cap * 2);
 			if (!bigger) {
 				free(buf);
@@ -48,26 +44,39 @@ static char *gunzip_file(const char *path, size_t *size, json_error_t *err)
 		}
 		if (!buf) {
 			set_error(err, path, "cannot read", "out of memory");
-			break;
+			return NULL;
 		}
-		int want = (int)(cap - len > (1u << 30) ? (1u << 30) : cap - len);
-		int got = gzread(gz, buf + len, (unsigned)want);
+		size_t room = cap - len - 1;
+		unsigned want = (unsigned)(room > (1u << 30) ? (1u << 30) : room);
+		int got = gzread(gz, buf + len, want);
 		if (got < 0) {
 			int zerr;
 			const char *why = gzerror(gz, &zerr);
 			set_error(err, path, "not a readable gzip file",
 			          zerr == Z_ERRNO ? strerror(errno) : why);
 			free(buf);
-			buf = NULL;
-			break;
+			return NULL;
 		}
 		if (got == 0)
 			break;
 		len += (size_t)got;
 	}
-	gzclose(gz);
+	buf[len] = '\0';
 	*size = len;
 	return buf;
+}
+
+char *gq_json_read_text(const char *path, size_t *size, json_error_t *err)
+{
+	errno = 0;
+	gzFile gz = gzopen(path, "rb");
+	if (!gz) {
+		set_error(err, path, "unable to open", errno ? strerror(errno) : "out of memory");
+		return NULL;
+	}
+	char *text = read_all(gz, path, size, err);
+	gzclose(gz);
+	return text;
 }
 
 json_t *gq_json_load_path(const char *path, size_t flags, json_error_t *err)
@@ -75,7 +84,7 @@ json_t *gq_json_load_path(const char *path, size_t flags, json_error_t *err)
 	if (!gq_json_path_is_gz(path))
 		return json_load_file(path, flags, err);
 	size_t size = 0;
-	char *text = gunzip_file(path, &size, err);
+	char *text = gq_json_read_text(path, &size, err);
 	if (!text)
 		return NULL;
 	json_t *doc = json_loadb(text, size, flags, err);

@@ -17,6 +17,11 @@ extern "C" {
 /* 1 when path ends in ".gz", else 0. */
 int gq_json_path_is_gz(const char *path);
 
+/* The whole text at path (gunzipped first when gq_json_path_is_gz) in a malloc'ed buffer of *size
+ * bytes with a NUL after it, for readers that locate values in the text (jsonpos.h); NULL on
+ * failure with err filled as jansson does (no position, source path). */
+char *gq_json_read_text(const char *path, size_t *size, json_error_t *err);
+
 /* The JSON document at path (gunzipped first when gq_json_path_is_gz), parsed with jansson's
  * flags; NULL on failure with err filled as jansson does: line and column are those of the
  * uncompressed text, err->source is path. */

@@ -41,18 +41,49 @@ gq_status gq_error_set_path(gq_error *err, gq_status status, const char *where, 
 	return status;
 }
 
+/* Append text to buf[*used..size) with every control character (below 0x20 and 0x7f) written as
+ * an escape (\n, \r, \t, \xNN): text can come from input files, and a raw newline or ANSI
+ * escape there would forge lines of gemmq's output. */
+static void append_escaped(char *buf, size_t size, size_t *used, const char *text)
+{
+	for (const unsigned char *c = (const unsigned char *)text; *c && *used + 1 < size; c++) {
+		char esc[8] = {0};
+		if (*c == '\n')
+			snprintf(esc, sizeof(esc), "\\n");
+		else if (*c == '\r')
+			snprintf(esc, sizeof(esc), "\\r");
+		else if (*c == '\t')
+			snprintf(esc, sizeof(esc), "\\t");
+		else if (*c < 0x20 || *c == 0x7f)
+			snprintf(esc, sizeof(esc), "\\x%02x", *c);
+		else {
+			buf[(*used)++] = (char)*c;
+			continue;
+		}
+		size_t n = strlen(esc);
+		if (*used + n + 1 > size)
+			break;
+		memcpy(buf + *used, esc, n);
+		*used += n;
+	}
+	buf[*used] = '\0';
+}
+
 void gq_error_format(const gq_error *err, char *buf, size_t size)
 {
 	size_t used = 0;
 	if (size == 0)
 		return;
 	buf[0] = '\0';
-	if (err->where[0])
-		used += (size_t)snprintf(buf + used, size - used, "%s: ", err->where);
-	if (err->path[0] && used < size)
-		used += (size_t)snprintf(buf + used, size - used, "%s: ", err->path);
-	if (used < size)
-		snprintf(buf + used, size - used, "%s", err->message);
+	if (err->where[0]) {
+		append_escaped(buf, size, &used, err->where);
+		append_escaped(buf, size, &used, ": ");
+	}
+	if (err->path[0]) {
+		append_escaped(buf, size, &used, err->path);
+		append_escaped(buf, size, &used, ": ");
+	}
+	append_escaped(buf, size, &used, err->message);
 }
 
 int gq_status_exit_code(gq_status status)

@@ -55,7 +55,8 @@ gq_status gq_error_set(gq_error *err, gq_status status, const char *where, const
 gq_status gq_error_set_path(gq_error *err, gq_status status, const char *where, const char *path,
                             const char *fmt, ...) GQ_PRINTF(5, 6);
 
-/* Format err as one line: "where: path: message" (parts that are empty are left out). */
+/* Format err as one line: "where: path: message" (parts that are empty are left out), control
+ * characters escaped (\n, \xNN) so that no text from a file can forge a line of output. */
 void gq_error_format(const gq_error *err, char *buf, size_t size);
 
 /* The exit code for a status. */

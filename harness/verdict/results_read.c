@@ -24,29 +24,44 @@ double gq_json_num(const json_t *o, const char *key)
 gq_status gq_results_load(const char *path, json_t **doc, gq_error *err)
 {
 	json_error_t jerr;
-	*doc = gq_json_load_path(path, JSON_REJECT_DUPLICATES, &jerr);
+	size_t size = 0;
+	*doc = NULL;
+	char *text = gq_json_read_text(path, &size, &jerr);
+	if (!text)
+		return gq_error_set(err, GQ_ERR_INPUT, path, "cannot read the results file: %s",
+		                    jerr.text);
+	*doc = json_loadb(text, size, JSON_REJECT_DUPLICATES, &jerr);
 	if (!*doc) {
 		char where[300];
-		if (jerr.line > 0)
-			snprintf(where, sizeof(where), "%s:%d:%d", path, jerr.line, jerr.column);
-		else
-			snprintf(where, sizeof(where), "%s", path);
-		return gq_error_set(err, GQ_ERR_INPUT, where, "not a results file: %s", jerr.text);
+		snprintf(where, sizeof(where), "%s:%d:%d", path, jerr.line, jerr.column);
+		free(text);
+		return gq_error_set(err, GQ_ERR_INPUT, where, "not valid JSON: %s", jerr.text);
 	}
 	const json_t *fv = json_object_get(*doc, "format_version");
-	const char *why = NULL;
+	char why[200] = "";
 	if (!json_is_object(*doc) || strcmp(gq_json_str(*doc, "kind"), "gemmq-results") != 0)
-		why = "not a gemmq results file (its \"kind\" is not \"gemmq-results\")";
-	else if (!json_is_integer(fv) || json_integer_value(fv) != GQ_RESULTS_FORMAT_VERSION)
-		why = "a results file of another format_version (this gemmq reads version 1)";
-	else if (!json_is_array(json_object_get(*doc, "points")))
-		why = "a results file without a \"points\" array";
-	if (why) {
+		snprintf(why, sizeof(why),
+		         "not a gemmq results file (its \"kind\" is not \"gemmq-results\")");
+	else if (!fv)
+		snprintf(why, sizeof(why), "a results file without \"format_version\" (this gemmq "
+		                           "reads version %d)",
+		         GQ_RESULTS_FORMAT_VERSION);
+	else if (!json_is_integer(fv) || json_integer_value(fv) != GQ_RESULTS_FORMAT_VERSION) {
+		char *v = json_dumps(fv, JSON_ENCODE_ANY | JSON_COMPACT);
+		snprintf(why, sizeof(why),
+		         "a results file of format_version %.40s (this gemmq reads version %d)",
+		         v ? v : "?", GQ_RESULTS_FORMAT_VERSION);
+		free(v);
+	} else if (!json_is_array(json_object_get(*doc, "points")))
+		snprintf(why, sizeof(why), "a results file without a \"points\" array");
+	gq_status s = why[0] ? gq_error_set(err, GQ_ERR_INPUT, path, "%s", why)
+	                     : gq_results_check(*doc, path, text, size, err);
+	free(text);
+	if (s != GQ_OK) {
 		json_decref(*doc);
 		*doc = NULL;
-		return gq_error_set(err, GQ_ERR_INPUT, path, "%s", why);
 	}
-	return GQ_OK;
+	return s;
 }
 
 gq_status gq_results_protocol(const json_t *doc, const char *path, gq_protocol *proto,

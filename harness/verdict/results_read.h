@@ -22,8 +22,15 @@
 extern "C" {
 #endif
 
-/* Load and check a results file; *doc is a new reference. */
+/* Load and check a results file (plain or .json.gz); *doc is a new reference. Beyond its kind,
+ * format_version and points, every field that a reader turns into a file name, script text,
+ * loop bound or sum is checked (gq_results_check); errors name file:line:column and JSON path. */
 gq_status gq_results_load(const char *path, json_t **doc, gq_error *err);
+
+/* The checks of results_check.c on a parsed document; text[0..size) is its JSON text for
+ * positions (NULL: messages name the file and JSON path only). */
+gq_status gq_results_check(const json_t *doc, const char *file, const char *text, size_t size,
+                           gq_error *err);
 
 /* The protocol the results were made from (meta.protocol.content), parsed as a protocol file
  * would be. path names the results file in messages. Free it with gq_protocol_free. */
