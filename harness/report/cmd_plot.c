@@ -290,13 +290,9 @@ static gq_status run_gnuplot(const char *dir, const char *script, const char *lo
  * dot (so never "..", never a path). */
 static int is_plain_file_name(const char *name)
 {
-	if (!name[0] || name[0] == '.')
-		return 0;
-	for (const char *p = name; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		      strchr("._-", *p)))
-			return 0;
-	return 1;
+	return name[0] && name[0] != '.' &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+	           strlen(name);
 }
 
 static gq_status draw(const char *dir, shape *sh, gq_error *err)

@@ -94,13 +94,10 @@ static gq_status check_int(checker *c, const char *parent, const json_t *obj, co
 static int is_program_name(const char *s)
 {
 	size_t n = strlen(s);
-	if (n == 0 || n > MAX_NAME)
-		return 0;
-	for (const char *p = s; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || strchr("_.:/+@=,-", *p)))
-			return 0;
-	return 1;
+	return n > 0 && n <= MAX_NAME &&
+	       strspn(s,
+	              "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/+@=,-") ==
+	           n;
 }
 
 static int is_arch(const char *s)
