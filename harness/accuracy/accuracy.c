@@ -10,6 +10,7 @@
 
 #include "reference.h"
 #include "absprod_gpu.h"
+#include "integrity.h"
 #include "registry.h"
 
 const char *gq_acc_status_name(gq_acc_status s)
@@ -257,9 +258,10 @@ static gq_status output_hash(gq_backend *be, const void *out, size_t bytes, uint
 typedef struct group_buffers {
 	seed_slot slot[2];
 	double *ref, *absprod;   /* backend memory: the current seed's reference and bound product */
-	unsigned char *out;      /* out + guard */
+	unsigned char *out;      /* the output, a guard on each side (integrity.h) */
 	unsigned char *first;    /* the first rerun's output */
-	size_t out_capacity;     /* bytes of out without the guard */
+	size_t out_capacity;     /* bytes of out without the guards */
+	uint16_t *a_pristine, *b_pristine; /* backend memory: the current seed's inputs as made */
 } group_buffers;
 
 static void group_buffers_free(gq_backend *be, group_buffers *gb)
@@ -282,8 +284,10 @@ static void group_buffers_free(gq_backend *be, group_buffers *gb)
 		gq_backend_release(be, gb->ref);
 		gq_backend_release(be, gb->absprod);
 	}
-	gq_backend_release(be, gb->out);
+	gq_guarded_free(host, gb->out);
 	gq_backend_release(be, gb->first);
+	gq_backend_release(be, gb->a_pristine);
+	gq_backend_release(be, gb->b_pristine);
 	memset(gb, 0, sizeof(*gb));
 }
 
@@ -295,9 +299,13 @@ static gq_status group_buffers_init(gq_backend *be, const gq_gemm *g, group_buff
 	size_t a_bytes = (size_t)(g->a_rows * g->a_cols) * 2, b_bytes = (size_t)(g->b_rows * g->b_cols) * 2;
 	size_t out_elems = (size_t)(g->m * g->n);
 	gb->out_capacity = out_elems * 4;
-	gq_status s = gq_backend_alloc(be, gb->out_capacity + GQ_GUARD_BYTES, (void **)&gb->out, err);
+	gq_status s = gq_guarded_alloc(host, gb->out_capacity, (void **)&gb->out, err);
 	if (s == GQ_OK)
 		s = gq_backend_alloc(be, gb->out_capacity, (void **)&gb->first, err);
+	if (s == GQ_OK)
+		s = gq_backend_alloc(be, a_bytes, (void **)&gb->a_pristine, err);
+	if (s == GQ_OK)
+		s = gq_backend_alloc(be, b_bytes, (void **)&gb->b_pristine, err);
 	if (s == GQ_OK && !host)
 		s = gq_backend_alloc(be, out_elems * sizeof(double), (void **)&gb->ref, err);
 	if (s == GQ_OK && !host)
@@ -358,8 +366,8 @@ static gq_status slot_start(const gq_protocol *proto, gq_backend *be, const gq_p
 	return GQ_OK;
 }
 
-/* Wait for the slot's reference; then make it the current one (upload it, and on the GPU compute
- * the bound product there). */
+/* Wait for the slot's reference; then make it the current one (keep a pristine copy of its inputs,
+ * upload the reference, and on the GPU compute the bound product there). */
 static gq_status slot_finish(gq_backend *be, seed_slot *sl, group_buffers *gb, double *seconds,
                              gq_error *err)
 {
@@ -371,15 +379,63 @@ static gq_status slot_finish(gq_backend *be, seed_slot *sl, group_buffers *gb, d
 		                    "out of memory for the FP64 reference (or a dimension over INT_MAX)");
 	gq_gemm g;
 	gq_problem_gemm(sl->problem, &g);
-	if (gq_backend_is_host(be)) {
+	int host = gq_backend_is_host(be);
+	void *stream = gq_backend_stream(be);
+	gq_status s = gq_input_copy(host, gb->a_pristine, sl->a, g.a_rows * g.a_cols, stream, err);
+	if (s == GQ_OK)
+		s = gq_input_copy(host, gb->b_pristine, sl->b, g.b_rows * g.b_cols, stream, err);
+	if (s != GQ_OK)
+		return s;
+	if (host) {
 		gb->ref = sl->ref_host;
 		gb->absprod = sl->absprod_host;
 		return GQ_OK;
 	}
-	gq_status s = gq_backend_upload(be, gb->ref, sl->ref_host, (size_t)(g.m * g.n) * sizeof(double), err);
+	s = gq_backend_upload(be, gb->ref, sl->ref_host, (size_t)(g.m * g.n) * sizeof(double), err);
 	if (s == GQ_OK)
 		s = gq_absprod_gpu(sl->problem, sl->a, sl->b, gb->absprod, gq_backend_stream(be), err);
 	return s;
+}
+
+/* After a program's reruns: inputs it changed make it an error, and are restored from the
+ * pristine copy so that the programs after it see the inputs as made. */
+static gq_status check_inputs(gq_backend *be, gq_program_record *rec, const gq_gemm *g,
+                              const group_buffers *gb, const seed_slot *sl, uint64_t seed,
+                              gq_error *err)
+{
+	int host = gq_backend_is_host(be);
+	void *stream = gq_backend_stream(be);
+	const struct {
+		const char *role;
+		int tensor;
+		uint16_t *input;
+		const uint16_t *pristine;
+		int64_t count;
+	} in[2] = {{"A", g->a_tensor, sl->a, gb->a_pristine, g->a_rows * g->a_cols},
+	           {"B", g->b_tensor, sl->b, gb->b_pristine, g->b_rows * g->b_cols}};
+	for (int i = 0; i < 2; i++) {
+		int64_t changed = 0, first = -1;
+		gq_status s = gq_input_compare(host, in[i].input, in[i].pristine, in[i].count, stream,
+		                               &changed, &first, err);
+		if (s == GQ_OK && changed)
+			s = gq_input_copy(host, in[i].input, in[i].pristine, in[i].count, stream, err);
+		if (s != GQ_OK) {
+			rec->status = GQ_ACC_ERROR;
+			char detail[1200];
+			gq_error_format(err, detail, sizeof(detail));
+			set_message(rec, "checking its inputs failed: %s", detail);
+			return s;
+		}
+		if (changed) {
+			rec->status = GQ_ACC_ERROR;
+			set_message(rec,
+			            "wrote to its input %s (%s) at element %lld: %lld of %lld elements "
+			            "changed on seed %llu (restored for the programs after it)",
+			            in[i].role, gq_tensor_name((gq_tensor)in[i].tensor), (long long)first,
+			            (long long)changed, (long long)in[i].count, (unsigned long long)seed);
+		}
+	}
+	return GQ_OK;
 }
 
 /* Run one program on one point and seed: prepare, reruns, metrics, bits. Program failures go into
@@ -405,6 +461,8 @@ static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemm
 	int64_t count = g.m * g.n;
 	size_t out_bytes = (size_t)count * (size_t)gq_dtype_size(p->out_dtype);
 	gemmq_operands io = {.a = sl->a, .b = sl->b, .out = gb->out};
+	int host = gq_backend_is_host(be);
+	void *stream = gq_backend_stream(be);
 	char msg[1024] = "";
 	void *inst = NULL;
 	int rc = prog->prepare(prog->ctx, &ap, &io, &inst, msg, sizeof(msg));
@@ -424,7 +482,7 @@ static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemm
 	for (int r = 0; r < proto->reruns; r++) {
 		s = gq_backend_memset(be, gb->out, GQ_NAN_BYTE, out_bytes, err);
 		if (s == GQ_OK)
-			s = gq_backend_memset(be, gb->out + out_bytes, GQ_GUARD_BYTE, GQ_GUARD_BYTES, err);
+			s = gq_guards_fill(host, gb->out, out_bytes, stream, err);
 		if (s == GQ_OK)
 			s = gq_backend_sync(be, "output fill", err);
 		if (s != GQ_OK)
@@ -447,16 +505,14 @@ static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemm
 			s = gq_error_set(err, GQ_ERR_DEVICE, rec->program, "%s", rec->message);
 			break;
 		}
-		int64_t changed = 0;
-		s = gq_backend_count_not(be, gb->out + out_bytes, GQ_GUARD_BYTE, GQ_GUARD_BYTES, &changed, err);
+		gq_guard_damage damage;
+		s = gq_guards_check(host, gb->out, out_bytes, stream, &damage, err);
 		if (s != GQ_OK)
 			break;
-		if (changed) {
+		char what[300];
+		if (gq_guard_damage_describe(&damage, what, sizeof(what))) {
 			rec->status = GQ_ACC_ERROR;
-			set_message(rec,
-			            "wrote out of bounds: seed %llu rerun %d: %lld guard bytes after the "
-			            "output were overwritten",
-			            (unsigned long long)seed, r, (long long)changed);
+			set_message(rec, "%s: seed %llu rerun %d", what, (unsigned long long)seed, r);
 			break;
 		}
 		gq_metrics m;
@@ -489,6 +545,8 @@ static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemm
 		sr->reruns_run = r + 1;
 	}
 	prog->release(inst);
+	if (s == GQ_OK)
+		s = check_inputs(be, rec, &g, gb, sl, seed, err);
 	sr->pass = passed && sr->reruns_run == proto->reruns;
 	return s;
 }

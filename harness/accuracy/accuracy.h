@@ -4,9 +4,11 @@
  * Per group of points that share inputs (op, shape, T; the out dtypes differ) and per seed: the
  * inputs are generated once, the reference once, then each program is prepared and run `reruns`
  * times. Before each rerun the output is filled with a NaN pattern (0xFF bytes: NaN in BF16 and
- * FP32) and a guard area after it with GQ_GUARD_BYTE; after each rerun the guard is checked, the
- * metrics are computed where the output lives and judged by the point's budget, and the output's
- * bits are compared with the first rerun's.
+ * FP32) and the guards on both sides of it are set (integrity.h); after each rerun the guards are
+ * checked, the metrics are computed where the output lives and judged by the point's budget, and
+ * the output's bits are compared with the first rerun's. After a program's reruns of a seed its
+ * inputs are compared with a pristine copy: a program that changed them is an error and the
+ * inputs are restored before the next program runs.
  */
 #ifndef GQ_ACCURACY_H
 #define GQ_ACCURACY_H
@@ -23,8 +25,6 @@
 extern "C" {
 #endif
 
-#define GQ_GUARD_BYTES 4096
-#define GQ_GUARD_BYTE 0xA5
 #define GQ_NAN_BYTE 0xFF
 
 typedef enum gq_acc_status {

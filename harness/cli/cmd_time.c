@@ -195,12 +195,12 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 	gq_error_clear(&werr);
 	gq_status ws = save(&ctx, s == GQ_OK, &werr);
 	int errors = 0, failures = 0;
-	for (int i = 0; i < ctx.data.point_count; i++)
+	for (int i = 0; i < ctx.data.point_count; i++) {
+		int done = 1;
 		for (int p = 0; p < ctx.data.process_count; p++)
-			if (gq_timing_data_cell(&ctx.data, i, p)->state != GQ_CELL_DONE) {
-				errors++;
-				break;
-			}
+			done &= gq_timing_data_cell(&ctx.data, i, p)->state == GQ_CELL_DONE;
+		errors += !done || gq_timing_point_error(&ctx.data, i);
+	}
 	for (int p = 0; p < ctx.data.process_count; p++)
 		failures += ctx.data.process[p].failures;
 	gq_timing_band band;

@@ -193,27 +193,3 @@ gq_status gq_backend_compare(gq_backend *b, const void *x, const void *y, int64_
 		                    cudaGetErrorString((cudaError_t)e));
 	return GQ_OK;
 }
-
-gq_status gq_backend_count_not(gq_backend *b, const void *ptr, int value, size_t bytes,
-                               int64_t *changed, gq_error *err)
-{
-	const unsigned char *p = ptr;
-	unsigned char *copy = NULL;
-	if (!b->is_host) {
-		copy = malloc(bytes ? bytes : 1);
-		if (!copy)
-			return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
-		gq_status s = gq_backend_download(b, copy, ptr, bytes, err);
-		if (s != GQ_OK) {
-			free(copy);
-			return s;
-		}
-		p = copy;
-	}
-	int64_t n = 0;
-	for (size_t i = 0; i < bytes; i++)
-		n += p[i] != (unsigned char)value;
-	*changed = n;
-	free(copy);
-	return GQ_OK;
-}

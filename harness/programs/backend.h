@@ -57,9 +57,6 @@ gq_status gq_backend_metrics(gq_backend *b, const void *out, gq_dtype dtype, con
 gq_status gq_backend_compare(gq_backend *b, const void *x, const void *y, int64_t count,
                              gq_dtype dtype, int64_t *differing, gq_error *err);
 
-/* Bytes of [ptr, ptr + bytes) that differ from value (the guard check). */
-gq_status gq_backend_count_not(gq_backend *b, const void *ptr, int value, size_t bytes,
-                               int64_t *changed, gq_error *err);
 
 #ifdef __cplusplus
 }

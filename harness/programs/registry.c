@@ -92,7 +92,8 @@ static const gq_program_family base_families[] = {
     {.pattern = "cal:<kind>:<base>",
      .description = "calibration programs wrapping any base program, on its backend: "
                     "cal:twin:<base>, cal:slow:<pct>:<base>, cal:wrong:<seed>:<base>, "
-                    "cal:nondet:<base>, cal:unwritten:<base>, cal:nan:<base> "
+                    "cal:nondet:<base>, cal:unwritten:<base>, cal:nan:<base>, cal:input:<base>, "
+                    "cal:before:<base>, cal:after:<base> "
                     "(kernels/calibration/calibration.h)",
      .host = 0,
      .deterministic = 0,

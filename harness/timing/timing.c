@@ -18,6 +18,7 @@
 #include "cupti_timer.h"
 #include "flush.h"
 #include "gemmq_program.h"
+#include "integrity.h"
 #include "registry.h"
 #include "stats.h"
 
@@ -184,6 +185,8 @@ typedef struct point_state {
 	gq_problem p;
 	int needed[GQ_OP_COUNT]; /* ops some requested step launches */
 	arm_state arm[GQ_TIMING_ARM_COUNT];
+	void *pristine[GQ_TENSOR_COUNT]; /* the inputs as made (every arm's are the same) */
+	int host;                        /* pristine is host memory */
 } point_state;
 
 /* A step of one arm, as launches (eager) or one graph (graph). */
@@ -245,9 +248,11 @@ static void buffer_free(int host, void *p)
 		(void)cudaFree(p);
 }
 
-/* Allocate the arm's inputs (generated from the configured seed) and outputs. A failed
- * allocation fails the arm's ops (not the process): cudaMalloc's out-of-memory is not sticky. */
-static gq_status arm_alloc(gq_timing_engine *e, const point_state *ps, arm_state *a, gq_error *err)
+/* Allocate the arm's inputs (generated from the configured seed) and outputs (with a guard on
+ * each side, integrity.h); the first arm's inputs are copied as the point's pristine inputs. A
+ * failed allocation fails the arm's ops (not the process): cudaMalloc's out-of-memory is not
+ * sticky. */
+static gq_status arm_alloc(gq_timing_engine *e, point_state *ps, arm_state *a, gq_error *err)
 {
 	const gq_problem *p = &ps->p;
 	int want[GQ_TENSOR_COUNT] = {0};
@@ -270,6 +275,14 @@ static gq_status arm_alloc(gq_timing_engine *e, const point_state *ps, arm_state
 		else if (c == cudaSuccess)
 			c = (cudaError_t)gq_inputs_fill_bf16_gpu(e->cfg.seed, t, e->cfg.inputs[t],
 			                                         0, n, a->input[t], e->stream);
+		if (c == cudaSuccess && !ps->pristine[t]) {
+			c = buffer_alloc(e, &ps->pristine[t], (size_t)n * 2);
+			ps->host = e->host;
+			gq_error ce;
+			if (c == cudaSuccess && gq_input_copy(e->host, ps->pristine[t], a->input[t], n,
+			                                      e->stream, &ce) != GQ_OK)
+				c = cudaErrorUnknown;
+		}
 		if (c != cudaSuccess)
 			snprintf(why, sizeof(why), "input %s (%lld elements): %s",
 			         gq_tensor_name((gq_tensor)t), (long long)n, gq_cuda_error_text(c));
@@ -281,10 +294,13 @@ static gq_status arm_alloc(gq_timing_engine *e, const point_state *ps, arm_state
 		gq_gemm g;
 		gq_problem_gemm(&q, &g);
 		size_t bytes = (size_t)(g.m * g.n) * (size_t)gq_dtype_size(p->out_dtype);
-		cudaError_t c = buffer_alloc(e, &a->output[op], bytes);
-		if (c != cudaSuccess)
-			snprintf(why, sizeof(why), "output of %s (%zu B): %s",
-			         gq_op_name((gq_op)op), bytes, gq_cuda_error_text(c));
+		gq_error ge;
+		gq_error_clear(&ge);
+		if (gq_guarded_alloc(e->host, bytes, &a->output[op], &ge) != GQ_OK) {
+			(void)cudaGetLastError();
+			snprintf(why, sizeof(why), "output of %s (%zu B): %.300s",
+			         gq_op_name((gq_op)op), bytes, ge.message);
+		}
 		a->io[op] = (gemmq_operands){
 		    .a = a->input[g.a_tensor], .b = a->input[g.b_tensor], .out = a->output[op]};
 	}
@@ -365,7 +381,7 @@ static void arm_free(arm_state *a)
 	for (int t = 0; t < GQ_TENSOR_COUNT; t++)
 		buffer_free(a->host, a->input[t]);
 	for (int op = 0; op < GQ_OP_COUNT; op++)
-		buffer_free(a->host, a->output[op]);
+		gq_guarded_free(a->host, a->output[op]);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -664,6 +680,63 @@ static int ready_arms(gq_timing_engine *e, point_state *ps, gq_timing_point *pt,
 	return count;
 }
 
+/* After an arm's run of a step: its programs must have left the inputs as made and the guards
+ * around its outputs intact. A breach fails the series with what changed; the inputs and guards
+ * are restored so that the arm's next runs start clean. */
+static gq_status check_arm(gq_timing_engine *e, point_state *ps, arm_state *a, gq_timing_step step,
+                           gq_timing_series *se, gq_error *err)
+{
+	gq_op ops[GQ_TIMING_MAX_STEP_OPS];
+	int nops = gq_timing_step_ops(ps->p.op, step, ops);
+	for (int i = 0; i < nops; i++) {
+		gq_op op = ops[i];
+		gq_problem q = op_problem(&ps->p, op);
+		gq_gemm g;
+		gq_problem_gemm(&q, &g);
+		size_t bytes = (size_t)(g.m * g.n) * (size_t)gq_dtype_size(ps->p.out_dtype);
+		gq_guard_damage d;
+		gq_status s = gq_guards_check(e->host, a->output[op], bytes, e->stream, &d, err);
+		if (s != GQ_OK)
+			return s;
+		char what[300];
+		if (gq_guard_damage_describe(&d, what, sizeof(what))) {
+			series_fail(se, GQ_ERR_DEVICE, "%s (%s): %s", a->names[op], gq_op_name(op),
+			            what);
+			s = gq_guards_fill(e->host, a->output[op], bytes, e->stream, err);
+			if (s != GQ_OK)
+				return s;
+		}
+	}
+	for (int t = 0; t < GQ_TENSOR_COUNT; t++) {
+		if (!a->input[t] || !ps->pristine[t])
+			continue;
+		int64_t n = tensor_elems(&ps->p, (gq_tensor)t), changed = 0, first = -1;
+		gq_status s = gq_input_compare(e->host, a->input[t], ps->pristine[t], n, e->stream,
+		                               &changed, &first, err);
+		if (s != GQ_OK)
+			return s;
+		if (!changed)
+			continue;
+		const char *who = "";
+		for (int i = 0; i < nops && !who[0]; i++) {
+			gq_problem q = op_problem(&ps->p, ops[i]);
+			gq_gemm g;
+			gq_problem_gemm(&q, &g);
+			if ((int)g.a_tensor == t || (int)g.b_tensor == t)
+				who = a->names[ops[i]];
+		}
+		series_fail(se, GQ_ERR_DEVICE,
+		            "%s wrote to its input %s at element %lld: %lld of %lld elements changed "
+		            "(restored)",
+		            who, gq_tensor_name((gq_tensor)t), (long long)first, (long long)changed,
+		            (long long)n);
+		s = gq_input_copy(e->host, a->input[t], ps->pristine[t], n, e->stream, err);
+		if (s != GQ_OK)
+			return s;
+	}
+	return GQ_OK;
+}
+
 /* Time one (mode, step) for every ready arm in the configured layout. */
 static gq_status time_run(gq_timing_engine *e, point_state *ps, gq_timing_point *pt,
                           gq_timing_mode mode, gq_timing_step step, gq_error *err)
@@ -723,6 +796,8 @@ static gq_status time_run(gq_timing_engine *e, point_state *ps, gq_timing_point 
 			    (unsigned long long)e->trace.dropped, e->trace.lost);
 		else if (!ra[k].failed)
 			fill_samples(e, &ra[k], n);
+		if (s == GQ_OK)
+			s = check_arm(e, ps, &ps->arm[ra[k].arm], step, se, err);
 	}
 done:
 	free(ids);
@@ -976,6 +1051,8 @@ gq_status gq_timing_run_point(gq_timing_engine *e, const gq_problem *point, gq_t
 		(void)cudaStreamSynchronize(e->stream);
 	for (int a = 0; a < GQ_TIMING_ARM_COUNT; a++)
 		arm_free(&ps->arm[a]);
+	for (int t = 0; t < GQ_TENSOR_COUNT; t++)
+		buffer_free(ps->host, ps->pristine[t]);
 	free(ps);
 	return s;
 }

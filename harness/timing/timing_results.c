@@ -479,6 +479,23 @@ typedef struct counts {
 	int ok, error, pending, throttled;
 } counts;
 
+int gq_timing_point_error(const gq_timing_data *d, int i)
+{
+	for (int p = 0; p < d->process_count; p++)
+		if (gq_timing_data_cell(d, i, p)->state == GQ_CELL_ERROR)
+			return 1;
+	for (int m = 0; m < GQ_MODE_COUNT; m++)
+		for (int s = 0; s < GQ_STEP_COUNT; s++)
+			for (int arm = 0; arm < GQ_TIMING_ARM_COUNT; arm++) {
+				gq_timing_agg g;
+				gq_timing_aggregate(d, i, (gq_timing_arm)arm, (gq_timing_mode)m,
+				                    (gq_timing_step)s, &g);
+				if (g.requested && strcmp(g.status, "error") == 0)
+					return 1;
+			}
+	return 0;
+}
+
 static json_t *point_json(const gq_timing_data *d, int i, const gq_stats_bootstrap *boot, counts *n)
 {
 	json_t *o = json_object();
@@ -510,7 +527,7 @@ static json_t *point_json(const gq_timing_data *d, int i, const gq_stats_bootstr
 			json_array_set_new(a, (size_t)p, json_string(prog));
 		}
 	}
-	int error = json_array_size(errors) > 0;
+	int error = gq_timing_point_error(d, i);
 	json_t *series = json_array(), *speedups = json_array(), *aa = json_array();
 	for (int m = 0; m < GQ_MODE_COUNT; m++)
 		for (int s = 0; s < GQ_STEP_COUNT; s++) {
@@ -520,7 +537,6 @@ static json_t *point_json(const gq_timing_data *d, int i, const gq_stats_bootstr
 				                    (gq_timing_step)s, &g);
 				if (!g.requested)
 					continue;
-				error |= strcmp(g.status, "error") == 0;
 				n->throttled += g.throttled > 0;
 				json_array_append_new(series, series_json(d, &g, arm, m, s));
 			}

@@ -171,6 +171,10 @@ void gq_timing_aa_band(const gq_timing_data *d, int mode, int step, double min_n
                        gq_timing_band *band);
 
 /* The "timing" section (new reference). boot may be NULL (defaults). */
+/* 1 when point i is an error in the results: a process failed it, or one of its requested series
+ * is in error (a program failed, or wrote to its inputs or next to its outputs). */
+int gq_timing_point_error(const gq_timing_data *d, int i);
+
 json_t *gq_timing_results_json(const gq_timing_data *d, const gq_stats_bootstrap *boot);
 
 #ifdef __cplusplus

@@ -10,6 +10,8 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +35,10 @@ typedef enum cal_kind {
 	CAL_WRONG,
 	CAL_NONDET,
 	CAL_UNWRITTEN,
-	CAL_NAN
+	CAL_NAN,
+	CAL_INPUT,
+	CAL_BEFORE,
+	CAL_AFTER
 } cal_kind;
 
 static const struct {
@@ -43,6 +48,8 @@ static const struct {
     [CAL_TWIN] = {"cal:twin:", 0},           [CAL_SLOW] = {"cal:slow:", 1},
     [CAL_WRONG] = {"cal:wrong:", 1},         [CAL_NONDET] = {"cal:nondet:", 0},
     [CAL_UNWRITTEN] = {"cal:unwritten:", 0}, [CAL_NAN] = {"cal:nan:", 0},
+    [CAL_INPUT] = {"cal:input:", 0},         [CAL_BEFORE] = {"cal:before:", 0},
+    [CAL_AFTER] = {"cal:after:", 0},
 };
 #define KIND_COUNT ((int)(sizeof(kinds) / sizeof(kinds[0])))
 
@@ -105,7 +112,8 @@ static gq_status parse_name(const char *name, cal_kind *kind, uint64_t *param, s
 	return gq_error_set(err, GQ_ERR_INPUT, NULL,
 	                    "program '%s': not a calibration program; write cal:twin:<base>, "
 	                    "cal:slow:<pct>:<base>, cal:wrong:<seed>:<base>, cal:nondet:<base>, "
-	                    "cal:unwritten:<base> or cal:nan:<base>",
+	                    "cal:unwritten:<base>, cal:nan:<base>, cal:input:<base>, "
+	                    "cal:before:<base> or cal:after:<base>",
 	                    name);
 }
 
@@ -281,20 +289,28 @@ static void host_plant_wrong(const gemmq_problem *p, void *out, int64_t idx)
 		((uint16_t *)out)[idx] = gq_float_to_bf16(v);
 }
 
-/* Set output element idx to all-ones bytes (NaN in BF16 and FP32). */
+/* Set size bytes at `at` (host or device memory, as the base's) to value. */
+static int set_bytes(const cal_instance *inst, void *at, int value, size_t size, void *stream,
+                     char *msg, size_t msg_size)
+{
+	if (inst->cp->host) {
+		memset(at, value, size);
+		return 0;
+	}
+	cudaError_t c = cudaMemsetAsync(at, value, size, (cudaStream_t)stream);
+	return c == cudaSuccess ? 0
+	                        : gq_program_fail(GQ_ERR_DEVICE, msg, msg_size, "%s: cudaMemsetAsync: %s",
+	                               inst->cp->name, cudaGetErrorString(c));
+}
+
+/* Set output element idx (-1: the element before the output) to all-ones bytes (NaN in BF16 and
+ * FP32). */
 static int poison(const cal_instance *inst, void *out, int64_t idx, void *stream, char *msg,
                   size_t msg_size)
 {
 	const size_t size = elem_size(&inst->p);
-	char *at = (char *)out + (size_t)idx * size;
-	if (inst->cp->host) {
-		memset(at, 0xFF, size);
-		return 0;
-	}
-	cudaError_t c = cudaMemsetAsync(at, 0xFF, size, (cudaStream_t)stream);
-	return c == cudaSuccess ? 0
-	                        : gq_program_fail(GQ_ERR_DEVICE, msg, msg_size, "%s: cudaMemsetAsync: %s",
-	                               inst->cp->name, cudaGetErrorString(c));
+	return set_bytes(inst, (char *)out + (ptrdiff_t)idx * (ptrdiff_t)size, 0xFF, size, stream,
+	                 msg, msg_size);
 }
 
 static int cal_launch(void *instance, const gemmq_operands *io, void *stream, char *msg,
@@ -344,6 +360,14 @@ static int cal_launch(void *instance, const gemmq_operands *io, void *stream, ch
 		              : gq_program_fail(GQ_ERR_DEVICE, msg, msg_size,
 		                     "%s: poison launch: CUDA error %d", cp->name, r);
 	}
+	case CAL_INPUT:
+		/* A's element 0 becomes 0x7F7F (3.39e38), a value no input distribution makes. */
+		return set_bytes(inst, (void *)(uintptr_t)io->a, 0x7F, sizeof(uint16_t), stream, msg,
+		                 msg_size);
+	case CAL_BEFORE:
+		return poison(inst, io->out, -1, stream, msg, msg_size);
+	case CAL_AFTER:
+		return poison(inst, io->out, inst->p.m * inst->p.n, stream, msg, msg_size);
 	default:
 		return 0;
 	}
@@ -363,6 +387,9 @@ static const char *const what[] = {
     [CAL_NONDET] = "accurate, with a reduction order that changes every launch",
     [CAL_UNWRITTEN] = "the base with output element 0 left as gemmq's NaN fill",
     [CAL_NAN] = "the base with a NaN in output element M*N/2 on one launch in 20",
+    [CAL_INPUT] = "the base, after which element 0 of its input A is overwritten",
+    [CAL_BEFORE] = "the base, after which the element before its output is overwritten",
+    [CAL_AFTER] = "the base, after which the element after its output is overwritten",
 };
 
 gq_status gq_calibration_open(const char *name, gemmq_program **out, gq_error *err)
@@ -398,7 +425,7 @@ gq_status gq_calibration_open(const char *name, gemmq_program **out, gq_error *e
 	if (kind ==
 	    CAL_NAN) /* its reruns differ on purpose: it must fail accuracy, not be in error */
 		flags &= ~(uint32_t)GEMMQ_PROGRAM_DETERMINISTIC;
-	if (kind == CAL_WRONG || kind == CAL_UNWRITTEN || kind == CAL_NAN)
+	if (kind != CAL_TWIN && kind != CAL_SLOW && kind != CAL_NONDET)
 		flags |= GEMMQ_PROGRAM_PLANTED;
 	cp->kind = kind;
 	cp->param = param;

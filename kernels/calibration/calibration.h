@@ -34,9 +34,15 @@
  *                            interleaves points and seeds. On the GPU a one-thread kernel follows
  *                            the base on every launch and writes the NaN only on those launches,
  *                            so that every launch has the same kernels for the timing engine.
+ *   cal:input:<base>         the base, after which element 0 of its input A is set to 0x7F7F
+ *                            (expected: error, "wrote to its input A at element 0"; the other
+ *                            programs of the run keep their verdicts).
+ *   cal:before:<base>        the base, after which the element just before its output is set to
+ *                            all-ones bytes (expected: error, the guard before the output).
+ *   cal:after:<base>         the same with the element just after its output (the guard after).
  *
- * Wrappers declare the base's flags (deterministic, host), plus PLANTED for wrong, unwritten and
- * nan; nondet and nan never declare themselves deterministic (a declared-deterministic program
+ * Wrappers declare the base's flags (deterministic, host), plus PLANTED for wrong, unwritten,
+ * nan, input, before and after; nondet and nan never declare themselves deterministic (a declared-deterministic program
  * whose reruns differ is in error, not inaccurate). Opening touches no GPU. The program functions
  * return 0 or a gq_status value.
  */

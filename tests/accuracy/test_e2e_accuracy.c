@@ -2,7 +2,12 @@
  *
  * host:ref must pass and be bitwise stable; host:split must pass and be flagged not bitwise
  * stable; host:wrong:3 must fail on seed 3 and on no other seed; host:unwritten must fail (its
- * element 0 keeps the NaN fill). The exit status must say whether a failure was found. */
+ * element 0 keeps the NaN fill). The exit status must say whether a failure was found.
+ *
+ * Programs that write where they must not (cal:input, cal:before, cal:after on host:ref) are each
+ * an error that names what they wrote, and the programs around them keep the verdicts and output
+ * bits of a run without them: the inputs are restored and a store next to the output lands in a
+ * guard, not in malloc's bookkeeping. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +115,78 @@ static void expect_unwritten(json_t *point, json_t *rec, void *user)
 	CHECK(strstr(json_string_value(json_object_get(seed0, "reason")), "nonfinite") != NULL);
 }
 
+/* The record of program at point i. */
+static json_t *record_at(json_t *results, size_t i, const char *program)
+{
+	json_t *progs = json_object_get(
+	    json_object_get(json_array_get(json_object_get(results, "points"), i), "accuracy"),
+	    "programs");
+	size_t j;
+	json_t *rec;
+	json_array_foreach(progs, j, rec)
+	    if (strcmp(json_string_value(json_object_get(rec, "program")), program) == 0) return rec;
+	return NULL;
+}
+
+static void check_stray_writers(void)
+{
+	json_t *clean = NULL, *r = NULL;
+	int code = run_accuracy_with("host-split", "-p host:ref -p host:split", &clean);
+	CHECK_MSG(code == 0, "exit status %d for host:ref + host:split", code);
+	/* Each writer runs before a program that reads the same inputs and output buffer. */
+	code = run_accuracy_with("host-split",
+	                         "-p host:ref -p cal:input:host:ref -p host:split "
+	                         "-p cal:before:host:ref -p cal:after:host:ref -p cal:twin:host:ref",
+	                         &r);
+	CHECK_MSG(code == 1, "exit status %d with programs writing out of bounds (expected 1)", code);
+	if (!clean || !r)
+		goto out;
+	CHECK(json_is_true(json_object_get(json_object_get(r, "meta"), "complete")));
+	const struct {
+		const char *program, *says;
+	} stray[] = {{"cal:input:host:ref", "wrote to its input A ("},
+	             {"cal:before:host:ref", "of the 4096-byte guard before its output changed"},
+	             {"cal:after:host:ref", "of the 4096-byte guard after its output changed"}};
+	size_t points = json_array_size(json_object_get(r, "points"));
+	CHECK(points == 6 && json_array_size(json_object_get(clean, "points")) == points);
+	for (size_t i = 0; i < points; i++) {
+		for (size_t k = 0; k < sizeof(stray) / sizeof(stray[0]); k++) {
+			json_t *rec = record_at(r, i, stray[k].program);
+			const char *msg = json_string_value(json_object_get(rec, "message"));
+			CHECK_MSG(rec && strcmp(status_of(rec), "error") == 0 && msg &&
+			              strstr(msg, stray[k].says),
+			          "point %zu: %s: %s, \"%s\"", i, stray[k].program,
+			          rec ? status_of(rec) : "missing", msg ? msg : "");
+			if (k == 0)
+				CHECK_MSG(msg && strstr(msg, "at element 0:"), "%s", msg ? msg : "");
+		}
+		/* The others: the clean run's verdicts, and host:ref's output bits on every seed. */
+		const char *same[] = {"host:ref", "host:split", "cal:twin:host:ref"};
+		for (size_t k = 0; k < 3; k++) {
+			json_t *a = record_at(clean, i, k == 2 ? "host:ref" : same[k]);
+			json_t *b = record_at(r, i, same[k]);
+			CHECK_MSG(a && b && strcmp(status_of(a), status_of(b)) == 0,
+			          "point %zu: %s is %s next to the writers, %s without them", i, same[k],
+			          b ? status_of(b) : "missing", a ? status_of(a) : "missing");
+			if (k == 1)
+				continue; /* host:split's bits change from launch to launch */
+			json_t *sa = json_object_get(a, "seeds"), *sb = json_object_get(b, "seeds");
+			for (size_t s = 0; s < json_array_size(sa); s++) {
+				const char *ha = json_string_value(
+				    json_object_get(json_array_get(sa, s), "output_fnv1a64"));
+				const char *hb = json_string_value(
+				    json_object_get(json_array_get(sb, s), "output_fnv1a64"));
+				CHECK_MSG(ha && hb && strcmp(ha, hb) == 0,
+				          "point %zu seed %zu: %s's output differs next to the writers", i,
+				          s, same[k]);
+			}
+		}
+	}
+out:
+	json_decref(clean);
+	json_decref(r);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/gemmq-e2e-XXXXXX");
@@ -197,6 +274,8 @@ int main(void)
 		}
 		json_decref(r);
 	}
+
+	check_stray_writers();
 
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);

@@ -9,7 +9,10 @@
  *    an error in each of the four processes, naming the signal; every other point is complete in
  *    all four processes; each process needed a second worker after the crash.
  * 3. time-host-timeout.json (worker_timeout_s 1 ms): exit 1, every point an error naming the
- *    timeout. */
+ *    timeout.
+ * 4. time-host-stray.json (candidates that write their input A, or just before or after their
+ *    output): exit 1; each point's candidate series is an error naming what was written, and its
+ *    incumbent and twin series are complete, the processes never failed. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -204,6 +207,39 @@ static void test_timeout(void)
 	json_decref(t);
 }
 
+static void test_stray(void)
+{
+	json_t *t = NULL;
+	int code = run_time("time-host-stray", &t);
+	CHECK_MSG(code == 1, "exit status %d with stray writers (expected 1)", code);
+	if (!t)
+		return;
+	const char *says[] = {"cal:input:host:ref wrote to its input g at element 0:",
+	                      "cal:after:host:ref (wgrad): wrote out of bounds: 4 bytes of the "
+	                      "4096-byte guard after its output changed",
+	                      "cal:before:host:ref (fwd): wrote out of bounds: 2 bytes of the "
+	                      "4096-byte guard before its output changed"};
+	size_t i;
+	json_t *p;
+	CHECK(json_array_size(json_object_get(t, "points")) == 3);
+	json_array_foreach(json_object_get(t, "points"), i, p)
+	{
+		const char *id = e2e_str(p, "id");
+		CHECK_MSG(!strcmp(e2e_str(p, "status"), "error"), "%s: %s", id, e2e_str(p, "status"));
+		json_t *cand = e2e_series(p, "candidate", "eager", "op");
+		const char *msg = cand ? e2e_str(cand, "message") : "";
+		CHECK_MSG(cand && !strcmp(e2e_str(cand, "status"), "error") && i < 3 &&
+		              strstr(msg, says[i]),
+		          "%s: candidate: %s", id, msg);
+		CHECK_MSG(complete(e2e_series(p, "incumbent", "eager", "op")) &&
+		              complete(e2e_series(p, "twin", "eager", "op")),
+		          "%s: the incumbent or twin did not complete next to the stray writer", id);
+	}
+	json_array_foreach(json_object_get(t, "processes"), i, p)
+	    CHECK(json_integer_value(json_object_get(p, "failures")) == 0);
+	json_decref(t);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -213,6 +249,7 @@ int main(void)
 	test_clean();
 	test_crash();
 	test_timeout();
+	test_stray();
 	rmdir(tmpdir);
 	return gq_check_exit("test_e2e_time");
 }
