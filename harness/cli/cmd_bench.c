@@ -33,6 +33,7 @@
 #include "protocol.h"
 #include "registry.h"
 #include "results.h"
+#include "results_read.h"
 #include "smclock.h"
 #include "stats.h"
 #include "version.h"
@@ -399,53 +400,17 @@ static gq_status write_markdown(const json_t *doc, const json_t *accuracy, const
 	return GQ_OK;
 }
 
-/* The JSON document at path with a "points" array (and, when kind is not NULL, that "kind"), or
- * NULL with err set: not_it says what the file is not. */
-static json_t *load_points_doc(const char *path, const char *kind, const char *not_it,
-                               gq_error *err)
-{
-	json_error_t je;
-	json_t *doc = gq_json_load_path(path, 0, &je);
-	if (!doc) {
-		gq_error_set(err, GQ_ERR_INPUT, path, "line %d column %d: %s", je.line, je.column,
-		             je.text);
-		return NULL;
-	}
-	const char *k = json_string_value(json_object_get(doc, "kind"));
-	if ((kind && (!k || strcmp(k, kind) != 0)) ||
-	    !json_is_array(json_object_get(doc, "points"))) {
-		gq_error_set(err, GQ_ERR_INPUT, path, "%s", not_it);
-		json_decref(doc);
-		return NULL;
-	}
-	return doc;
-}
-
-static json_t *load_doc(const char *path, gq_error *err)
-{
-	return load_points_doc(path, NULL, "not a bench results file (no \"points\" array)", err);
-}
-
-static json_t *load_accuracy(const char *path, gq_error *err)
-{
-	return load_points_doc(path, "gemmq-results",
-	                       "not the results of gemmq accuracy (kind \"gemmq-results\" with a "
-	                       "\"points\" array); --accuracy wants the JSON that gemmq accuracy "
-	                       "writes",
-	                       err);
-}
-
 /* `gemmq bench --render FILE.json [--md FILE.md] [--accuracy RESULTS.json]`: Markdown from a
  * bench JSON. */
 static int render(const char *json_path, const char *md, const char *accuracy_path)
 {
 	gq_error err;
 	gq_error_clear(&err);
-	json_t *doc = load_doc(json_path, &err);
-	if (!doc)
+	json_t *doc = NULL;
+	if (gq_document_load(json_path, &gq_doc_bench, &doc, &err) != GQ_OK)
 		return gq_cmdline_error("bench", &err);
 	json_t *acc = NULL;
-	if (accuracy_path && !(acc = load_accuracy(accuracy_path, &err))) {
+	if (accuracy_path && gq_results_load(accuracy_path, &acc, &err) != GQ_OK) {
 		json_decref(doc);
 		return gq_cmdline_error("bench", &err);
 	}

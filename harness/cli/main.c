@@ -14,10 +14,12 @@
 #include "cmd_time.h"
 #include "commands.h"
 #include "device.h"
+#include "jsonfile.h"
 #include "protocol.h"
 #include "registry.h"
 #include "report.h"
 #include "results.h"
+#include "results_read.h"
 #include "status.h"
 #include "version.h"
 
@@ -31,6 +33,7 @@ static const char usage_main[] =
     "  info                       the device, driver and library versions\n"
     "  list                       the programs, and which run on the selected device\n"
     "  check-protocol FILE...     check protocol files strictly; print what each expands to\n"
+    "  check-results FILE...      check results and bench files as every reader does\n"
     "  accuracy [PROTOCOL]        run every program of every point against the FP64 reference\n"
     "  time [PROTOCOL]            time every arm of every point in worker processes (CUPTI spans)\n"
     "  qualify [PROTOCOL]         accuracy, timing and a verdict per point in one results file\n"
@@ -226,6 +229,61 @@ static int cmd_check_protocol(int argc, char **argv)
 		       argv[i], proto.name, proto.point_count, programs, proto.seeds, proto.reruns,
 		       proto.sha256);
 		gq_protocol_free(&proto);
+	}
+	return rc;
+}
+
+/* ---- check-results ---- */
+
+static const char usage_check_results[] =
+    "usage: gemmq check-results FILE...\n"
+    "\n"
+    "Check results files (gemmq accuracy, time, qualify, merge) and bench files (gemmq bench),\n"
+    "plain or .json.gz, as every command that reads them does: JSON syntax, kind and\n"
+    "format_version, every type, key, enum and bound of protocols/results.schema.json or\n"
+    "protocols/bench.schema.json, and the grammar of names that become file names or plot text.\n"
+    "Errors name file:line:column, the JSON path, what was expected and what was found. Use it on\n"
+    "files from someone else before reading them. Exit status 2 when any file is invalid.\n";
+
+static int cmd_check_results(int argc, char **argv)
+{
+	static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	int c;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage_check_results, stdout);
+			return GQ_EXIT_OK;
+		}
+		return gq_cmdline_usage_error("check-results", usage_check_results, "%s",
+		                              "unknown option");
+	}
+	if (optind >= argc)
+		return gq_cmdline_usage_error("check-results", usage_check_results, "%s",
+		                              "give at least one results or bench file");
+	int rc = GQ_EXIT_OK;
+	for (int i = optind; i < argc; i++) {
+		/* The kind decides the schema; a file that does not parse is reported by the load. */
+		json_error_t je;
+		json_t *peek = gq_json_load_path(argv[i], 0, &je);
+		const gq_doc_kind *kind =
+		    !strcmp(gq_json_str(peek, "kind"), "gemmq-bench") ? &gq_doc_bench : &gq_doc_results;
+		json_decref(peek);
+		json_t *doc = NULL;
+		gq_error err;
+		gq_error_clear(&err);
+		if (gq_document_load(argv[i], kind, &doc, &err) != GQ_OK) {
+			int code = gq_cmdline_error("check-results", &err);
+			if (code > rc)
+				rc = code;
+			continue;
+		}
+		char part[300];
+		gq_results_part(doc, part, sizeof(part));
+		size_t points = json_array_size(json_object_get(doc, "points"));
+		printf("%s: ok: %s of protocol '%s', %zu point%s, %s\n", argv[i], kind->noun,
+		       gq_json_str(json_object_get(json_object_get(doc, "meta"), "protocol"), "name"),
+		       points, points == 1 ? "" : "s", part);
+		json_decref(doc);
 	}
 	return rc;
 }
@@ -434,6 +492,8 @@ int main(int argc, char **argv)
 		return cmd_list(sub_argc, sub_argv);
 	if (strcmp(command, "check-protocol") == 0)
 		return cmd_check_protocol(sub_argc, sub_argv);
+	if (strcmp(command, "check-results") == 0)
+		return cmd_check_results(sub_argc, sub_argv);
 	if (strcmp(command, "accuracy") == 0)
 		return cmd_accuracy(sub_argc, sub_argv, argc, argv);
 	if (strcmp(command, "time") == 0)

@@ -15,6 +15,7 @@ typedef struct ctx {
 	int count;
 	char *report;
 	size_t size, used;
+	gq_jschema_violation *first; /* NULL: not wanted */
 } ctx;
 
 #define MAX_REPORTED 20
@@ -24,6 +25,13 @@ static void violation(ctx *c, const char *path, const char *fmt, ...) GQ_PRINTF(
 static void violation(ctx *c, const char *path, const char *fmt, ...)
 {
 	c->count++;
+	if (c->first && c->count == 1) {
+		snprintf(c->first->path, sizeof(c->first->path), "%s", path);
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(c->first->message, sizeof(c->first->message), fmt, ap);
+		va_end(ap);
+	}
 	if (!c->report || c->count > MAX_REPORTED || c->used + 1 >= c->size)
 		return;
 	int n = snprintf(c->report + c->used, c->size - c->used, "%s: ", path);
@@ -113,7 +121,8 @@ static void check_object(ctx *c, const json_t *schema, const json_t *v, const ch
 	json_array_foreach(req, i, name)
 	{
 		if (json_is_string(name) && !json_object_get(v, json_string_value(name)))
-			violation(c, path, "missing required key \"%s\"", json_string_value(name));
+			violation(c, path, "expected the key \"%s\", found no such key",
+			          json_string_value(name));
 	}
 	const char *key;
 	const json_t *value;
@@ -125,7 +134,9 @@ static void check_object(ctx *c, const json_t *schema, const json_t *v, const ch
 		if (ps)
 			check(c, ps, value, sub, depth + 1);
 		else if (json_is_false(extra))
-			violation(c, sub, "key \"%s\" is not allowed here", key);
+			violation(c, sub, "expected only the keys the schema names here, found the key "
+			                  "\"%s\"",
+			          key);
 		else if (json_is_object(extra))
 			check(c, extra, value, sub, depth + 1);
 	}
@@ -170,9 +181,10 @@ static void check(ctx *c, const json_t *schema, const json_t *v, const char *pat
 			json_array_foreach(kw, i, t) ok |=
 			    json_is_string(t) && has_type(v, json_string_value(t));
 			if (!ok) {
-				char *want = json_dumps(kw, JSON_COMPACT | JSON_ENCODE_ANY);
-				violation(c, path, "%s where the schema wants type %s", type_of(v),
-				          want ? want : "?");
+				char *want = json_dumps(kw, JSON_COMPACT | JSON_ENCODE_ANY), found[160];
+				gq_json_describe(v, found, sizeof(found));
+				violation(c, path, "expected type %s, found %s", want ? want : "?",
+				          found);
 				free(want);
 				return; /* the other keywords would only repeat it */
 			}
@@ -182,15 +194,17 @@ static void check(ctx *c, const json_t *schema, const json_t *v, const char *pat
 			const json_t *e;
 			json_array_foreach(kw, i, e) ok |= json_equal((json_t *)e, (json_t *)v);
 			if (!ok) {
-				char *got = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-				violation(c, path, "%.200s is not one of the enum values",
-				          got ? got : "?");
-				free(got);
+				char *want = json_dumps(kw, JSON_COMPACT | JSON_ENCODE_ANY), found[160];
+				gq_json_describe(v, found, sizeof(found));
+				violation(c, path, "expected one of %.200s, found %s", want ? want : "?",
+				          found);
+				free(want);
 			}
 		} else if (!strcmp(key, "const")) {
 			if (!json_equal((json_t *)kw, (json_t *)v)) {
-				char *want = json_dumps(kw, JSON_COMPACT | JSON_ENCODE_ANY);
-				violation(c, path, "must be %s", want ? want : "?");
+				char *want = json_dumps(kw, JSON_COMPACT | JSON_ENCODE_ANY), found[160];
+				gq_json_describe(v, found, sizeof(found));
+				violation(c, path, "expected %.200s, found %s", want ? want : "?", found);
 				free(want);
 			}
 		} else if (!strcmp(key, "items")) {
@@ -207,16 +221,17 @@ static void check(ctx *c, const json_t *schema, const json_t *v, const char *pat
 		} else if (!strcmp(key, "minItems")) {
 			if (json_is_array(v) &&
 			    (json_int_t)json_array_size(v) < json_integer_value(kw))
-				violation(c, path, "has %zu items, fewer than %lld",
-				          json_array_size(v), (long long)json_integer_value(kw));
+				violation(c, path, "expected at least %lld items, found %zu",
+				          (long long)json_integer_value(kw), json_array_size(v));
 		} else if (!strcmp(key, "minimum") || !strcmp(key, "maximum")) {
 			if (json_is_number(v)) {
 				double x = json_number_value(v), lim = json_number_value(kw);
-				if (key[1] == 'i' ? x < lim : x > lim)
-					violation(c, path, "%g is %s %g", x,
-					          key[1] == 'i' ? "below the minimum"
-					                        : "above the maximum",
-					          lim);
+				if (key[1] == 'i' ? x < lim : x > lim) {
+					char found[160];
+					gq_json_describe(v, found, sizeof(found));
+					violation(c, path, "expected %s %.17g, found %s",
+					          key[1] == 'i' ? "at least" : "at most", lim, found);
+				}
 			}
 		} else
 			violation(c, path,
@@ -237,5 +252,13 @@ int gq_jschema_validate(const json_t *schema, const json_t *doc, char *report, s
 	if (c.count > MAX_REPORTED && report && c.used + 1 < report_size)
 		snprintf(report + c.used, report_size - c.used, "… and %d more\n",
 		         c.count - MAX_REPORTED);
+	return c.count;
+}
+
+int gq_jschema_first(const json_t *schema, const json_t *doc, gq_jschema_violation *first)
+{
+	ctx c = {.root = schema, .first = first};
+	first->path[0] = first->message[0] = '\0';
+	check(&c, schema, doc, "$", 0);
 	return c.count;
 }

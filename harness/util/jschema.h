@@ -25,6 +25,17 @@ extern "C" {
  * outside the subset counts as a violation at its place in the schema. */
 int gq_jschema_validate(const json_t *schema, const json_t *doc, char *report, size_t report_size);
 
+/* The first violation, where and what: path "$.points[3].verdict.verdict", message "\"maybe\" is
+ * not one of the enum values". */
+typedef struct gq_jschema_violation {
+	char path[1024];
+	char message[512];
+} gq_jschema_violation;
+
+/* Validate as gq_jschema_validate does; *first receives the first violation (both strings empty
+ * when the document is valid). Returns the number of violations. */
+int gq_jschema_first(const json_t *schema, const json_t *doc, gq_jschema_violation *first);
+
 #ifdef __cplusplus
 }
 #endif

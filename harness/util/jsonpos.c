@@ -397,3 +397,23 @@ int gq_jsonpos_append_index(char *buf, size_t size, long long index)
 	}
 	return 0;
 }
+
+void gq_json_describe(const json_t *v, char *buf, size_t size)
+{
+	if (!v) {
+		snprintf(buf, size, "nothing (the key is missing)");
+		return;
+	}
+	char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	const char *kind = json_is_string(v)    ? "the string "
+	                   : json_is_integer(v) ? "the integer "
+	                   : json_is_real(v)    ? "the number "
+	                   : json_is_object(v)  ? "an object "
+	                   : json_is_array(v)   ? "an array "
+	                                        : "";
+	if (text && strlen(text) > 60)
+		snprintf(buf, size, "%s%.57s...", kind, text);
+	else
+		snprintf(buf, size, "%s%s", kind, text ? text : "?");
+	free(text);
+}

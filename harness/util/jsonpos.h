@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,6 +37,11 @@ int gq_jsonpos_append_key(char *buf, size_t size, const char *key);
 
 /* Append an index step "[index]". Returns 0, or -1 (buf unchanged) when it does not fit. */
 int gq_jsonpos_append_index(char *buf, size_t size, long long index);
+
+/* What v is, for the "found ..." of a message: "the string \"5120\"", "the integer 0", "an
+ * object {...}" (its JSON text, cut at 60 characters), or "nothing (the key is missing)" for
+ * NULL. Control characters are left for gq_error_format to escape. */
+void gq_json_describe(const json_t *v, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -1,17 +1,14 @@
-/* results_check.c: the fields of a results file that readers turn into file names, gnuplot text,
- * table rows, loop bounds and sums, checked once for every reader (gq_results_check, called by
- * gq_results_load). Results files travel between people, so nothing in them is trusted:
+/* results_check.c: the grammar of the strings of a results or bench file that readers turn into
+ * file names, gnuplot text and table rows, checked once for every reader (gq_results_check, called
+ * by gq_document_load after the schema has checked every type and bound). Results files travel
+ * between people, so nothing in them is trusted:
  *
  *   device.arch          "host" or sm_<digits>[<letter>] (it names plot files)
  *   device.name          printable ASCII without '"' or '\' (plot titles, captions)
  *   device.sm_count      an integer in [0, 100000]
- *   points[i]            an object: op a known op, d_in and d_out integers in
- *                        [1, GQ_PROTOCOL_MAX_DIM], t an integer in [1, GQ_PROTOCOL_MAX_TOKENS],
- *                        in and out known dtypes (they name plot files and planner routes)
  *   any "program", "candidate" or "incumbent" string, and the strings of any "programs" array,
  *                        outside meta.protocol (which the protocol parser checks): a program
  *                        name, 1 to 255 characters of [A-Za-z0-9_.:/+@=,-] (gnuplot text, tables)
- *   timing.processes[i]  workers and failures integers in [0, 1000000] (merge sums them)
  *
  * Each error names the file, line and column, the JSON path, what was expected and what was found.
  */
@@ -24,7 +21,6 @@
 #include "results_read.h"
 
 #define MAX_SM_COUNT        100000
-#define MAX_PROCESS_COUNTER 1000000
 #define MAX_NAME            255
 
 typedef struct checker {
@@ -33,28 +29,6 @@ typedef struct checker {
 	size_t size;
 	gq_error *err;
 } checker;
-
-/* What v is, for "found ..." in messages: its JSON text, shortened, control characters escaped by
- * gq_error_format when printed. */
-static void describe(const json_t *v, char *buf, size_t size)
-{
-	if (!v) {
-		snprintf(buf, size, "nothing (the key is missing)");
-		return;
-	}
-	char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-	const char *kind = json_is_string(v)    ? "the string "
-	                   : json_is_integer(v) ? "the integer "
-	                   : json_is_real(v)    ? "the number "
-	                   : json_is_object(v)  ? "an object "
-	                   : json_is_array(v)   ? "an array "
-	                                        : "";
-	if (text && strlen(text) > 60)
-		snprintf(buf, size, "%s%.57s...", kind, text);
-	else
-		snprintf(buf, size, "%s%s", kind, text ? text : "?");
-	free(text);
-}
 
 /* Fail at jpath: "file:line:col: jpath: expected <expected>, found <v>". */
 static gq_status bad(checker *c, const char *jpath, const json_t *v, const char *expected)
@@ -65,7 +39,7 @@ static gq_status bad(checker *c, const char *jpath, const json_t *v, const char 
 		snprintf(where, sizeof(where), "%s:%d:%d", c->file, line, col);
 	else
 		snprintf(where, sizeof(where), "%s", c->file);
-	describe(v, found, sizeof(found));
+	gq_json_describe(v, found, sizeof(found));
 	return gq_error_set_path(c->err, GQ_ERR_INPUT, where, jpath, "expected %s, found %s",
 	                         expected, found);
 }
@@ -142,35 +116,6 @@ static gq_status check_device(checker *c, const json_t *dev)
 	return check_int(c, "$.device", dev, "sm_count", 0, MAX_SM_COUNT, 0);
 }
 
-static gq_status check_point(checker *c, const json_t *p, size_t i)
-{
-	char jpath[128], sub[512];
-	snprintf(jpath, sizeof(jpath), "$.points");
-	gq_jsonpos_append_index(jpath, sizeof(jpath), (long long)i);
-	if (!json_is_object(p))
-		return bad(c, jpath, p, "a point object");
-	const json_t *op = json_object_get(p, "op");
-	if (!json_is_string(op) || gq_op_parse(json_string_value(op)) < 0) {
-		child(sub, sizeof(sub), jpath, "op");
-		return bad(c, sub, op,
-		           "an op (fwd, dgrad, wgrad, router_fwd, router_dgrad, router_wgrad)");
-	}
-	static const char *const dtype_keys[] = {"in", "out"};
-	for (int k = 0; k < 2; k++) {
-		const json_t *d = json_object_get(p, dtype_keys[k]);
-		if (!json_is_string(d) || gq_dtype_parse(json_string_value(d)) < 0) {
-			child(sub, sizeof(sub), jpath, dtype_keys[k]);
-			return bad(c, sub, d, "a dtype (bf16, fp32)");
-		}
-	}
-	gq_status s = check_int(c, jpath, p, "d_in", 1, GQ_PROTOCOL_MAX_DIM, 1);
-	if (s == GQ_OK)
-		s = check_int(c, jpath, p, "d_out", 1, GQ_PROTOCOL_MAX_DIM, 1);
-	if (s == GQ_OK)
-		s = check_int(c, jpath, p, "t", 1, GQ_PROTOCOL_MAX_TOKENS, 1);
-	return s;
-}
-
 /* Every program name under v (at jpath): strings of the keys "program", "candidate" and
  * "incumbent", and of "programs" arrays. */
 static gq_status check_names(checker *c, const json_t *v, char *jpath, size_t size, int depth)
@@ -236,30 +181,11 @@ gq_status gq_results_check(const json_t *doc, const char *file, const char *text
 {
 	checker c = {.file = file, .text = text, .size = size, .err = err};
 	gq_status s = check_device(&c, json_object_get(doc, "device"));
-	size_t i;
-	const json_t *p;
-	json_array_foreach(json_object_get(doc, "points"), i, p)
-	{
-		if (s != GQ_OK)
-			break;
-		s = check_point(&c, p, i);
-	}
 	static const char *const sections[] = {"points", "timing", "qualification"};
 	for (int k = 0; k < 3 && s == GQ_OK; k++) {
 		char jpath[4096] = "$";
 		gq_jsonpos_append_key(jpath, sizeof(jpath), sections[k]);
 		s = check_names(&c, json_object_get(doc, sections[k]), jpath, sizeof(jpath), 0);
-	}
-	const json_t *procs = json_object_get(json_object_get(doc, "timing"), "processes");
-	json_array_foreach(procs, i, p)
-	{
-		if (s != GQ_OK)
-			break;
-		char jpath[128] = "$.timing.processes";
-		gq_jsonpos_append_index(jpath, sizeof(jpath), (long long)i);
-		s = check_int(&c, jpath, p, "workers", 0, MAX_PROCESS_COUNTER, 0);
-		if (s == GQ_OK)
-			s = check_int(&c, jpath, p, "failures", 0, MAX_PROCESS_COUNTER, 0);
 	}
 	return s;
 }

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jschema.h"
 #include "jsonfile.h"
+#include "jsonpos.h"
 #include "results.h"
 
 const char *gq_json_str(const json_t *o, const char *key)
@@ -21,14 +23,57 @@ double gq_json_num(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-gq_status gq_results_load(const char *path, json_t **doc, gq_error *err)
+const gq_doc_kind gq_doc_results = {"gemmq-results", GQ_RESULTS_FORMAT_VERSION, "results file",
+                                    "protocols/results.schema.json", gq_embedded_results_schema,
+                                    &gq_embedded_results_schema_size};
+const gq_doc_kind gq_doc_bench = {"gemmq-bench", 1, "bench results file",
+                                  "protocols/bench.schema.json", gq_embedded_bench_schema,
+                                  &gq_embedded_bench_schema_size};
+
+/* "file:line:col" of jpath in text, or "file" when it cannot be found. */
+static void locate(const char *file, const char *text, size_t size, const char *jpath, char *where,
+                   size_t where_size)
+{
+	int line = 0, col = 0;
+	if (text && gq_jsonpos_find(text, size, jpath, 0, &line, &col) == 0)
+		snprintf(where, where_size, "%s:%d:%d", file, line, col);
+	else
+		snprintf(where, where_size, "%s", file);
+}
+
+/* The document against its kind's schema: types, required keys, enums and bounds. */
+static gq_status check_schema(const gq_doc_kind *kind, const json_t *doc, const char *file,
+                              const char *text, size_t size, gq_error *err)
+{
+	json_error_t je;
+	json_t *schema = json_loadb(kind->schema_text, *kind->schema_size, 0, &je);
+	if (!schema)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,
+		                    "the embedded %s does not parse: %s", kind->schema_name, je.text);
+	gq_jschema_violation v;
+	int n = gq_jschema_first(schema, doc, &v);
+	json_decref(schema);
+	if (n == 0)
+		return GQ_OK;
+	char where[1200];
+	locate(file, text, size, v.path, where, sizeof(where));
+	char more[64] = "";
+	if (n > 1)
+		snprintf(more, sizeof(more), "; %d more violation%s", n - 1, n > 2 ? "s" : "");
+	return gq_error_set_path(err, GQ_ERR_INPUT, where, v.path,
+	                         "%s, against %s%s; a %s must be written by gemmq itself",
+	                         v.message, kind->schema_name, more, kind->noun);
+}
+
+gq_status gq_document_load(const char *path, const gq_doc_kind *kind, json_t **doc,
+                           gq_error *err)
 {
 	json_error_t jerr;
 	size_t size = 0;
 	*doc = NULL;
 	char *text = gq_json_read_text(path, &size, &jerr);
 	if (!text)
-		return gq_error_set(err, GQ_ERR_INPUT, path, "cannot read the results file: %s",
+		return gq_error_set(err, GQ_ERR_INPUT, path, "cannot read the %s: %s", kind->noun,
 		                    jerr.text);
 	*doc = json_loadb(text, size, JSON_REJECT_DUPLICATES, &jerr);
 	if (!*doc) {
@@ -38,30 +83,37 @@ gq_status gq_results_load(const char *path, json_t **doc, gq_error *err)
 		return gq_error_set(err, GQ_ERR_INPUT, where, "not valid JSON: %s", jerr.text);
 	}
 	const json_t *fv = json_object_get(*doc, "format_version");
-	char why[200] = "";
-	if (!json_is_object(*doc) || strcmp(gq_json_str(*doc, "kind"), "gemmq-results") != 0)
-		snprintf(why, sizeof(why),
-		         "not a gemmq results file (its \"kind\" is not \"gemmq-results\")");
+	char why[300] = "";
+	if (!json_is_object(*doc) || strcmp(gq_json_str(*doc, "kind"), kind->kind) != 0)
+		snprintf(why, sizeof(why), "not a %s (its \"kind\" is not \"%s\")", kind->noun,
+		         kind->kind);
 	else if (!fv)
-		snprintf(why, sizeof(why), "a results file without \"format_version\" (this gemmq "
-		                           "reads version %d)",
-		         GQ_RESULTS_FORMAT_VERSION);
-	else if (!json_is_integer(fv) || json_integer_value(fv) != GQ_RESULTS_FORMAT_VERSION) {
+		snprintf(why, sizeof(why), "a %s without \"format_version\" (this gemmq reads version %d)",
+		         kind->noun, kind->version);
+	else if (!json_is_integer(fv) || json_integer_value(fv) != kind->version) {
 		char *v = json_dumps(fv, JSON_ENCODE_ANY | JSON_COMPACT);
-		snprintf(why, sizeof(why),
-		         "a results file of format_version %.40s (this gemmq reads version %d)",
-		         v ? v : "?", GQ_RESULTS_FORMAT_VERSION);
+		snprintf(why, sizeof(why), "a %s of format_version %.40s (this gemmq reads version %d)",
+		         kind->noun, v ? v : "?", kind->version);
 		free(v);
-	} else if (!json_is_array(json_object_get(*doc, "points")))
-		snprintf(why, sizeof(why), "a results file without a \"points\" array");
-	gq_status s = why[0] ? gq_error_set(err, GQ_ERR_INPUT, path, "%s", why)
-	                     : gq_results_check(*doc, path, text, size, err);
+	}
+	gq_status s = GQ_OK;
+	if (why[0])
+		s = gq_error_set(err, GQ_ERR_INPUT, path, "%s", why);
+	if (s == GQ_OK)
+		s = check_schema(kind, *doc, path, text, size, err);
+	if (s == GQ_OK)
+		s = gq_results_check(*doc, path, text, size, err);
 	free(text);
 	if (s != GQ_OK) {
 		json_decref(*doc);
 		*doc = NULL;
 	}
 	return s;
+}
+
+gq_status gq_results_load(const char *path, json_t **doc, gq_error *err)
+{
+	return gq_document_load(path, &gq_doc_results, doc, err);
 }
 
 gq_status gq_results_protocol(const json_t *doc, const char *path, gq_protocol *proto,

@@ -22,9 +22,35 @@
 extern "C" {
 #endif
 
-/* Load and check a results file (plain or .json.gz); *doc is a new reference. Beyond its kind,
- * format_version and points, every field that a reader turns into a file name, script text,
- * loop bound or sum is checked (gq_results_check); errors name file:line:column and JSON path. */
+/* A kind of document gemmq writes and reads back: its "kind", format_version, a noun for messages,
+ * and its JSON Schema (protocols/<name>.schema.json, embedded in the binary). */
+typedef struct gq_doc_kind {
+	const char *kind;
+	int version;
+	const char *noun;
+	const char *schema_name;
+	const char *schema_text;
+	const size_t *schema_size;
+} gq_doc_kind;
+
+extern const gq_doc_kind gq_doc_results; /* gemmq-results: accuracy, time, qualify */
+extern const gq_doc_kind gq_doc_bench;   /* gemmq-bench */
+
+/* The embedded schemas (generated from protocols/ by cmake/embed.cmake). */
+extern const char gq_embedded_results_schema[];
+extern const size_t gq_embedded_results_schema_size;
+extern const char gq_embedded_bench_schema[];
+extern const size_t gq_embedded_bench_schema_size;
+
+/* Load and check a document of the given kind (plain or .json.gz); *doc is a new reference. The
+ * one reading layer of every file gemmq reads back: JSON syntax, kind and format_version, then
+ * every type, required key, enum and bound of its schema, then the grammar of every field that a
+ * reader turns into a file name, script text, loop bound or sum (gq_results_check). Each error
+ * names file:line:column, the JSON path, what was expected and what was found. */
+gq_status gq_document_load(const char *path, const gq_doc_kind *kind, json_t **doc,
+                           gq_error *err);
+
+/* gq_document_load of a results file (gq_doc_results). */
 gq_status gq_results_load(const char *path, json_t **doc, gq_error *err);
 
 /* The checks of results_check.c on a parsed document; text[0..size) is its JSON text for

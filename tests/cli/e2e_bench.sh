@@ -59,20 +59,34 @@ expect 0 '\| 0.875 \| 0.833..0.917 \|$' -- "$gemmq" bench --render "$tmp/spans.j
 expect 0 'the interval lies below 1 at 1, contains 1 at 0 and lies above 1 at 0\.' -- "$gemmq" bench --render "$tmp/spans.json"
 expect 2 'cannot|No such file' -- "$gemmq" bench --render "$tmp/missing.json"
 echo '{"format_version": 1}' >"$tmp/notbench.json"
-expect 2 'not a bench results file' -- "$gemmq" bench --render "$tmp/notbench.json"
+expect 2 'not a bench results file \(its "kind" is not "gemmq-bench"\)' -- "$gemmq" bench --render "$tmp/notbench.json"
 
 # --accuracy: the results of gemmq accuracy at the same point mark cuBLASLt's algorithm 1 as
 # inaccurate; no other cuBLASLt algorithm ran, so there is no fastest accurate one.
-cat >"$tmp/acc.json" <<'JSON'
-{"format_version": 1, "kind": "gemmq-results",
- "meta": {"git_sha": "c0ffee1", "protocol": {"name": "screen", "content": {"accuracy": {"seeds": 2, "reruns": 2}}}},
- "points": [{"id": "wgrad/5120x64/T4031/bf16-bf16", "op": "wgrad", "d_in": 5120, "d_out": 64, "t": 4031, "in": "bf16", "out": "bf16",
-   "accuracy": {"programs": [{"program": "cublaslt:algo:1", "status": "fail"}, {"program": "gemmq:det", "status": "pass"}]}}]}
-JSON
+# It is made from a committed results file, so that it is a results file gemmq would write.
+python3 - "$src/results/h200/calibration/twin.json" "$tmp/acc.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+p = d["points"][0]
+p.update({"id": "wgrad/5120x64/T4031/bf16-bf16", "op": "wgrad", "d_in": 5120, "d_out": 64,
+          "t": 4031, "in": "bf16", "out": "bf16"})
+p.pop("verdict", None)
+rec = p["accuracy"]["programs"][0]
+lt, det = copy.deepcopy(rec), copy.deepcopy(rec)
+lt.update({"program": "cublaslt:algo:1", "status": "fail"})
+det.update({"program": "gemmq:det", "status": "pass"})
+p["accuracy"]["programs"] = [lt, det]
+d["points"] = [p]
+d.pop("timing", None)
+d.pop("qualification", None)
+d["meta"]["protocol"]["name"] = "screen"
+d["meta"]["protocol"]["content"]["accuracy"].update({"seeds": 2, "reruns": 2})
+json.dump(d, open(sys.argv[2], "w"))
+PY
 expect 0 '24.00 \(cublaslt:algo:1, inaccurate\) \| 25.00 \| 30.00 \| — \| 21.00 \(gemmq:split:n64:s4\) \| 0.875 \| — \| — \| — \|' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/acc.json"
 expect 0 'protocol `screen` \(2 seeds x 2 reruns' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/acc.json"
 expect 0 '\| gemmq:det \| 30.00 .* \| accuracy: pass \|' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/acc.json"
-expect 2 'not the results of gemmq accuracy' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/bench.json"
+expect 2 'bench.json: not a results file \(its "kind" is not "gemmq-results"\)' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/bench.json"
 expect 2 'cannot|No such file' -- "$gemmq" bench --render "$tmp/bench.json" --accuracy "$tmp/missing.json"
 expect 2 '--accuracy goes with --render' -- "$gemmq" bench --accuracy "$tmp/acc.json"
 exit $fail

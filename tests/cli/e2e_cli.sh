@@ -8,11 +8,15 @@ expect 0 'usage: gemmq <command>' -- "$gemmq" --help
 expect 2 'usage: gemmq <command>' -- "$gemmq"
 expect 2 "unknown command 'frobnicate'" -- "$gemmq" frobnicate
 expect 0 '^gemmq [0-9]+\.[0-9]+\.[0-9]+ \(git [0-9a-f]+' -- "$gemmq" --version
-for c in info list check-protocol accuracy time; do
+for c in info list check-protocol check-results accuracy time; do
   expect 0 "usage: gemmq $c" -- "$gemmq" $c --help
 done
 expect 2 'unknown option' -- "$gemmq" accuracy --bogus
 expect 2 'give at least one protocol file' -- "$gemmq" check-protocol
+expect 2 'give at least one results or bench file' -- "$gemmq" check-results
+expect 0 "slow-3.json: ok: results file of protocol 'calibration-slow-3', 1 point, NVIDIA H200" -- "$gemmq" check-results "$src/results/h200/calibration/slow-3.json"
+expect 0 "programs.json.gz: ok: bench results file of protocol" -- "$gemmq" check-results "$src/results/h200/programs.json.gz"
+expect 2 'host-split.json: not a results file' -- "$gemmq" check-results "$src/tests/protocols/e2e/host-split.json"
 expect 2 "'gpu7' is not a device" -- "$gemmq" accuracy --device gpu7
 expect 0 'host backend' -- "$gemmq" info --device host
 expect 0 '"backend": "host"' -- "$gemmq" info --device host --json
