@@ -241,7 +241,8 @@ static long find_link(const gq_trace_link *links, size_t n, uint32_t correlation
  * belong to show a missing kernel instead of a wrong one) and counted in t->conflicts. */
 gq_status gq_trace_resolve(gq_trace *t, gq_error *err)
 {
-	qsort(t->links, t->link_count, sizeof(*t->links), cmp_link);
+	if (t->link_count > 1)
+		qsort(t->links, t->link_count, sizeof(*t->links), cmp_link);
 	size_t n = 0;
 	for (size_t i = 0; i < t->link_count; i++)
 		if (n == 0 || cmp_link(&t->links[i], &t->links[n - 1]) != 0)

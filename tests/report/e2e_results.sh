@@ -119,7 +119,7 @@ expect 2 'only shards of one protocol merge' -- "$gemmq" merge h200-k1.json h200
 [ ! -e "$tmp/merged.json" ] || say_fail "merge wrote a file after refusing"
 
 # Bad input and help.
-expect 2 'not a gemmq results file' -- "$gemmq" table "$src/protocols/smoke.json"
+expect 2 'smoke.json: not a results file' -- "$gemmq" table "$src/protocols/smoke.json"
 expect 2 'format is md or tsv' -- "$gemmq" table --format html h200-k1.json
 expect 2 'give at least one results file' -- "$gemmq" plot
 for c in qualify plan table plot compare merge; do

@@ -673,11 +673,11 @@ static void test_pieces(void)
 	CHECK(rc == 0);
 	static const char *const want[] = {
 	    "\n## What the spans are made of\n",
-	    "| wgrad 4096x32 | 1025 | bf16→fp32 | cublaslt:algo:3 | 15.00 | "
-	    "`sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x320x6...` 13.50; "
-	    "`cublasLt::splitKreduce_kernel<32, 16>` 1.25 (+1.75) |\n",
-	    "| wgrad 4096x32 | 1025 | bf16→fp32 | gemmq:split:n128:s2 | 10.00 | "
-	    "`gq_wg_kernel<64, 320, true, 2, 2>` 150.00; `gq_mma_reduce_kernel` 1.70 (+1.00) |\n",
+	    ("| wgrad 4096x32 | 1025 | bf16→fp32 | cublaslt:algo:3 | 15.00 | "
+	     "`sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x320x6...` 13.50; "
+	     "`cublasLt::splitKreduce_kernel<32, 16>` 1.25 (+1.75) |\n"),
+	    ("| wgrad 4096x32 | 1025 | bf16→fp32 | gemmq:split:n128:s2 | 10.00 | "
+	     "`gq_wg_kernel<64, 320, true, 2, 2>` 150.00; `gq_mma_reduce_kernel` 1.70 (+1.00) |\n"),
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		CHECK_MSG(strstr(md, want[i]) != NULL, "missing '%s' in:\n%s", want[i], md);

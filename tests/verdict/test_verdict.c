@@ -225,7 +225,9 @@ static void test_points(void)
 	CHECK(!reason(doc, 8, "step_slowdown"));
 	CHECK(json_is_null(verdict(doc, 9)));
 	/* Graph mode (unsupported for both arms) is never judged. */
-	CHECK(!strstr(json_dumps(verdict(doc, 2), 0), "graph"));
+	char *text = json_dumps(verdict(doc, 2), 0);
+	CHECK(text && !strstr(text, "graph"));
+	free(text);
 
 	CHECK(json_is_true(json_object_get(verdict(doc, 10), "disclosed")));
 	CHECK(json_is_true(json_object_get(verdict(doc, 11), "disclosed")));
