@@ -647,6 +647,7 @@ static const gq_program_family families[] = {
      .host = 0,
      .deterministic = 1,
      .planted = 0,
+     .arch = "sm_90",
      .open = gq_kernels_open},
     {.pattern = SPLIT_PATTERN,
      .description = "ours (sm_90): BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), block_n "
@@ -655,6 +656,7 @@ static const gq_program_family families[] = {
      .host = 0,
      .deterministic = 0,
      .planted = 0,
+     .arch = "sm_90",
      .open = gq_kernels_open},
     {.pattern = "gemmq:streamk",
      .description = "ours (sm_90): BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), stream-K "
@@ -663,6 +665,7 @@ static const gq_program_family families[] = {
      .host = 0,
      .deterministic = 1,
      .planted = 0,
+     .arch = "sm_90",
      .open = gq_kernels_open},
 };
 

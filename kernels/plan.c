@@ -8,9 +8,7 @@ static int kblock_parity(int64_t t) { return (int)(((t + 63) / 64) % 2); }
 int gq_plan_route_matches(const gq_route *r, const gq_plan_query *q)
 {
 	const gq_problem *p = &q->problem;
-	if (!r->arch || !q->arch || strcmp(r->arch, q->arch) != 0)
-		return 0;
-	if (r->sm_count != 0 && r->sm_count != q->sm_count)
+	if (!r->part || !q->part || strcmp(r->part, q->part) != 0)
 		return 0;
 	if (r->op != p->op || r->d_in != p->d_in || r->d_out != p->d_out)
 		return 0;

@@ -138,23 +138,30 @@ static int cmd_info(int argc, char **argv)
 /* ---- list ---- */
 
 static const char usage_list[] =
-    "usage: gemmq list [--device N|host]\n"
+    "usage: gemmq list [--device N|host | --part NAME,ARCH,SMS]\n"
     "\n"
     "List the program families: name pattern, where they run, whether they declare themselves\n"
     "deterministic, and whether they are available on the selected device (default: GPU 0 when\n"
-    "there is one, else the host backend). Planted programs are wrong on purpose: they exist to\n"
-    "test gemmq itself.\n";
+    "there is one, else the host backend), with the reason when they are not. Planted programs\n"
+    "are wrong on purpose: they exist to test gemmq itself.\n"
+    "\n"
+    "  --device N|host          the device to list for\n"
+    "  --part NAME,ARCH,SMS     a part that is not here, e.g. \"NVIDIA B200,sm_100,148\": what\n"
+    "                           would run there (our sm_90a programs would not)\n";
 
 static int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
+	                                     {"part", required_argument, NULL, 'P'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
-	const char *spec = NULL;
+	const char *spec = NULL, *part = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
 		if (c == 'd')
 			spec = optarg;
+		else if (c == 'P')
+			part = optarg;
 		else if (c == 'h') {
 			fputs(usage_list, stdout);
 			return GQ_EXIT_OK;
@@ -163,23 +170,30 @@ static int cmd_list(int argc, char **argv)
 	}
 	if (optind < argc)
 		return gq_cmdline_usage_error("list", usage_list, "unexpected argument '%s'", argv[optind]);
-	if (!spec && gq_device_count(NULL, 0) == 0)
+	if (spec && part)
+		return gq_cmdline_usage_error("list", usage_list, "%s",
+		                              "give --device or --part, not both");
+	if (!spec && !part && gq_device_count(NULL, 0) == 0)
 		spec = "host";
 	gq_device dev;
 	gq_error err;
 	gq_error_clear(&err);
-	if (gq_device_open(spec, &dev, &err) != GQ_OK)
+	if ((part ? gq_device_describe(part, &dev, &err) : gq_device_open(spec, &dev, &err)) != GQ_OK)
 		return gq_cmdline_error("list", &err);
 	int count = 0;
 	const gq_program_family *fam = gq_registry_families(&count);
-	printf("device: %s (%s)\n\n", dev.name, dev.arch);
+	char key[200];
+	gq_part_key(dev.name, dev.arch, dev.sm_count, key, sizeof(key));
+	printf("%s: %s (%s, part %s)\n\n", part ? "part" : "device", dev.name, dev.arch, key);
 	printf("%-28s %-6s %-13s %-9s %s\n", "program", "runs", "deterministic", "available",
 	       "description");
 	for (int i = 0; i < count; i++) {
-		int available = fam[i].host == dev.is_host;
-		printf("%-28s %-6s %-13s %-9s %s%s\n", fam[i].pattern, fam[i].host ? "host" : "gpu",
+		char why[200];
+		int available = gq_family_available(&fam[i], dev.is_host, dev.arch, why, sizeof(why));
+		printf("%-28s %-6s %-13s %-9s %s%s%s%s\n", fam[i].pattern, fam[i].host ? "host" : "gpu",
 		       fam[i].deterministic ? "yes" : "no", available ? "yes" : "no",
-		       fam[i].planted ? "[planted] " : "", fam[i].description);
+		       fam[i].planted ? "[planted] " : "", fam[i].description,
+		       available ? "" : "; unavailable: ", why);
 	}
 	return GQ_EXIT_OK;
 }

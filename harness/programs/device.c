@@ -106,17 +106,13 @@ gq_status gq_device_open(const char *spec, gq_device *dev, gq_error *err)
 	return GQ_OK;
 }
 
-void gq_device_tag(const gq_device *dev, char *buf, int size)
+/* The product name as a tag: "NVIDIA H100 80GB HBM3" → "h100-80gb-hbm3". */
+static void name_tag(const char *name, char *buf, size_t size)
 {
-	if (dev->is_host) {
-		snprintf(buf, (size_t)size, "host");
-		return;
-	}
-	const char *name = dev->name;
 	if (strncmp(name, "NVIDIA ", 7) == 0)
 		name += 7;
-	int j = 0;
-	for (int i = 0; name[i] && j < size - 1; i++) {
+	size_t j = 0;
+	for (size_t i = 0; name[i] && j + 1 < size; i++) {
 		unsigned char c = (unsigned char)name[i];
 		if (isalnum(c))
 			buf[j++] = (char)tolower(c);
@@ -125,5 +121,48 @@ void gq_device_tag(const gq_device *dev, char *buf, int size)
 	}
 	while (j > 0 && buf[j - 1] == '-')
 		j--;
-	buf[j] = '\0';
+	if (size)
+		buf[j] = '\0';
+}
+
+void gq_device_tag(const gq_device *dev, char *buf, int size)
+{
+	if (dev->is_host)
+		snprintf(buf, (size_t)size, "host");
+	else
+		name_tag(dev->name, buf, (size_t)size);
+}
+
+void gq_part_key(const char *name, const char *arch, int sm_count, char *buf, size_t size)
+{
+	if (!strcmp(arch, "host")) {
+		snprintf(buf, size, "host");
+		return;
+	}
+	char tag[128];
+	name_tag(name, tag, sizeof(tag));
+	snprintf(buf, size, "%s-%s-%dsm", tag[0] ? tag : "unnamed", arch, sm_count);
+}
+
+gq_status gq_device_describe(const char *spec, gq_device *dev, gq_error *err)
+{
+	memset(dev, 0, sizeof(*dev));
+	dev->ordinal = -1;
+	char copy[320];
+	snprintf(copy, sizeof(copy), "%s", spec);
+	char *arch = strchr(copy, ','), *sms = arch ? strchr(arch + 1, ',') : NULL;
+	char *end = NULL;
+	long n = sms ? strtol(sms + 1, &end, 10) : 0;
+	if (!arch || !sms || !end || *end || n < 1 || n > 100000 || strncmp(arch + 1, "sm_", 3) != 0 ||
+	    (size_t)(sms - arch - 1) >= sizeof(dev->arch) || arch == copy)
+		return gq_error_set(err, GQ_ERR_INPUT, "--part",
+		                    "'%s' is not a part: write NAME,ARCH,SMS, e.g. \"NVIDIA B200,sm_100,148\"",
+		                    spec);
+	*arch = *sms = '\0';
+	snprintf(dev->name, sizeof(dev->name), "%.200s", copy);
+	snprintf(dev->arch, sizeof(dev->arch), "%s", arch + 1);
+	dev->sm_count = (int)n;
+	dev->cc_major = atoi(dev->arch + 3) / 10;
+	dev->cc_minor = atoi(dev->arch + 3) % 10;
+	return GQ_OK;
 }

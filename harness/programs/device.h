@@ -6,6 +6,7 @@
 #ifndef GQ_DEVICE_H
 #define GQ_DEVICE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "status.h"
@@ -48,6 +49,18 @@ void gq_device_host_facts(gq_device *dev);
 
 /* A short tag for file names: "h200", "host", or the lowercased name with spaces as '-'. */
 void gq_device_tag(const gq_device *dev, char *buf, int size);
+
+/* The part: what can change a route's timing, as a key for results, tables, plans, compare and
+ * merge. The architecture and SM count, and the product name for the memory system (HBM
+ * capacity and bandwidth, L2, clocks: an H100 SXM and an H200 share sm_90 and 132 SMs and differ
+ * there): "<name tag>-<arch>-<SMs>sm", e.g. "h200-sm_90-132sm", "h100-80gb-hbm3-sm_90-132sm";
+ * "host" for the host backend. Made from a results file's device section as well (name, arch,
+ * sm_count), so files written before the key existed have one. */
+void gq_part_key(const char *name, const char *arch, int sm_count, char *buf, size_t size);
+
+/* A part described, not opened ("NVIDIA B200,sm_100,148": name, arch, SM count), for `gemmq list
+ * --part`: what would run there. No GPU is touched; only name, arch, cc and sm_count are set. */
+gq_status gq_device_describe(const char *spec, gq_device *dev, gq_error *err);
 
 #ifdef __cplusplus
 }

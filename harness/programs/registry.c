@@ -135,6 +135,22 @@ _Static_assert(sizeof(base_syntax) / sizeof(base_syntax[0]) ==
                    sizeof(base_families) / sizeof(base_families[0]),
                "one syntax entry per family");
 
+int gq_family_available(const gq_program_family *f, int is_host, const char *arch, char *buf,
+                        size_t size)
+{
+	if (f->host != is_host)
+		snprintf(buf, size, "%s", f->host ? "a host-backend program: run it with --device host"
+		                                  : "needs a CUDA GPU");
+	else if (f->arch && strcmp(f->arch, arch) != 0)
+		snprintf(buf, size, "needs %s (built for %sa only); this part is %s", f->arch, f->arch,
+		         arch);
+	else {
+		snprintf(buf, size, "%s", "");
+		return 1;
+	}
+	return 0;
+}
+
 /* All families: the host ones, our kernels (kernels/kernels.h), then libraries and plugins. */
 #define MAX_FAMILIES 64
 static gq_program_family families[MAX_FAMILIES];

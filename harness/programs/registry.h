@@ -22,10 +22,17 @@ typedef struct gq_program_family {
 	int host;                /* 1: host backend program */
 	int deterministic;       /* 1: declares itself deterministic */
 	int planted;             /* 1: wrong on purpose (tests of gemmq itself) */
+	const char *arch;        /* the one architecture it runs on ("sm_90": built for sm_90a
+	                            only), NULL: any the build covers */
 	/* Open the program for a full name matching the pattern. Returns GQ_ERR_INPUT for a name of
 	 * this family with bad parameters. */
 	gq_status (*open)(const char *name, gemmq_program **out, gq_error *err);
 } gq_program_family;
+
+/* Whether family f runs on a device of architecture arch ("sm_100", "host") and, when it does
+ * not, why (in buf): "needs sm_90 (built for sm_90a only); this part is sm_100". */
+int gq_family_available(const gq_program_family *f, int is_host, const char *arch, char *buf,
+                        size_t size);
 
 /* All families, in registration order; *count receives their number. */
 const gq_program_family *gq_registry_families(int *count);

@@ -30,7 +30,7 @@
 #include "verdict.h"
 
 static const char usage_compare[] =
-    "usage: gemmq compare OLD NEW [--junit FILE] [-o FILE]\n"
+    "usage: gemmq compare OLD NEW [--junit FILE] [-o FILE] [--across-parts]\n"
     "\n"
     "Compare two results files of the same protocol (a nightly run against the last kept one):\n"
     "per point, mode, step and arm, the latency ratio new / old and whether it lies outside the\n"
@@ -39,6 +39,8 @@ static const char usage_compare[] =
     "\n"
     "  --junit FILE      also write JUnit XML there (regressions are failures)\n"
     "  -o, --output FILE write the Markdown there instead of stdout\n"
+    "  --across-parts    compare files of two different parts (refused otherwise: a route's\n"
+    "                    timing belongs to its part); the report then says so at its top\n"
     "\n"
     "exit status: 0 no regression, 1 some latency regressed beyond the noise or some program's\n"
     "accuracy flipped away from pass, 2 bad usage or input\n";
@@ -424,11 +426,21 @@ typedef struct md_args {
 	const cmp *c;
 	const char *op, *np;
 	const json_t *od, *nd;
+	int across; /* the files are of two parts (--across-parts) */
 } md_args;
 
 static void md_fn(FILE *f, const void *arg)
 {
 	const md_args *a = arg;
+	if (a->across) {
+		char o[200], n[200];
+		gq_results_part_key(a->od, o, sizeof(o));
+		gq_results_part_key(a->nd, n, sizeof(n));
+		fprintf(f,
+		        "> **Two parts** (`--across-parts`): OLD ran on `%s`, NEW on `%s`; the ratios "
+		        "below compare parts as well as programs.\n\n",
+		        o, n);
+	}
 	print_markdown(f, a->c, a->op, a->np, a->od, a->nd);
 }
 
@@ -458,14 +470,17 @@ int gq_cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {{"junit", required_argument, NULL, 'j'},
 	                                     {"output", required_argument, NULL, 'o'},
+	                                     {"across-parts", no_argument, NULL, 'A'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
 	const char *junit = NULL, *output = NULL;
-	int c;
+	int c, across = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		if (c == 'j')
 			junit = optarg;
+		else if (c == 'A')
+			across = 1;
 		else if (c == 'o')
 			output = optarg;
 		else if (c == 'h') {
@@ -492,10 +507,22 @@ int gq_cmd_compare(int argc, char **argv)
 		fprintf(stderr,
 		        "gemmq compare: warning: the files are of different protocols; only "
 		        "points of the same id are compared\n");
+	char old_part[200] = "", new_part[200] = "";
+	if (s == GQ_OK) {
+		gq_results_part_key(od, old_part, sizeof(old_part));
+		gq_results_part_key(nd, new_part, sizeof(new_part));
+		if (strcmp(old_part, new_part) != 0 && !across)
+			s = gq_error_set(&err, GQ_ERR_INPUT, new_path,
+			                 "was measured on part %s, but %s on part %s: a latency of one "
+			                 "part says nothing of another's; give --across-parts to compare "
+			                 "them anyway",
+			                 new_part, old_path, old_part);
+	}
 	if (s == GQ_OK)
 		s = compare(&cm, od, nd, &err);
 	if (s == GQ_OK) {
-		md_args a = {.c = &cm, .op = old_path, .np = new_path, .od = od, .nd = nd};
+		md_args a = {.c = &cm, .op = old_path, .np = new_path, .od = od, .nd = nd,
+		             .across = strcmp(old_part, new_part) != 0};
 		s = write_to(output, md_fn, &a, &err);
 	}
 	if (s == GQ_OK && junit)

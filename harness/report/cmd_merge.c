@@ -71,14 +71,14 @@ static gq_status check_same(json_t **docs, char **paths, int n, gq_error *err)
 			    "%.12s): only shards of one protocol merge",
 			    gq_json_str(pf, "name"), gq_json_str(pf, "sha256"), paths[0],
 			    gq_json_str(p0, "name"), gq_json_str(p0, "sha256"));
-		char a[160], b[160];
-		gq_results_part(docs[f], a, sizeof(a));
-		gq_results_part(docs[0], b, sizeof(b));
+		char a[200], b[200];
+		gq_results_part_key(docs[f], a, sizeof(a));
+		gq_results_part_key(docs[0], b, sizeof(b));
 		if (strcmp(a, b) != 0 ||
 		    strcmp(gq_json_str(df, "backend"), gq_json_str(d0, "backend")) != 0)
 			return gq_error_set(
 			    err, GQ_ERR_INPUT, paths[f],
-			    "was measured on %s, but %s on %s: only results of one part "
+			    "was measured on part %s, but %s on part %s: only results of one part "
 			    "merge",
 			    a, paths[0], b);
 		const json_t *ptsf = json_object_get(docs[f], "points");

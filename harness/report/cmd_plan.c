@@ -4,7 +4,7 @@
  * some file measured on it, ascending. T is qualified for program P when every point of the
  * curve at T (over all files) has the verdict "qualified" with P as its candidate. A window is a
  * maximal run of consecutive axis values qualified for P; it becomes the route
- * (arch, sm_count, op, d_in, d_out, dtypes, t_min = its first T, t_max = its last T) → P, so the
+ * (part, op, d_in, d_out, dtypes, t_min = its first T, t_max = its last T) → P, so the
  * planner also takes P between two measured, qualified neighbours. With k-block parity (the
  * decision section's k_block_parity in any file of the curve, or --k-block-parity), each curve
  * is split first into the T with an even and an odd number of 64-token K blocks (ceil(T/64) mod
@@ -47,8 +47,7 @@ typedef struct tpoint {
 } tpoint;
 
 typedef struct curve {
-	char arch[32];
-	int sm_count;
+	char part[200]; /* gq_part_key */
 	gq_problem shape; /* t unused */
 	int parity;       /* split by k-block parity */
 	tpoint *ts;
@@ -70,9 +69,9 @@ static int kblock_parity(long long t)
 	return (int)(((t - 1) / 64 + 1) % 2);
 }
 
-static int same_curve(const curve *c, const char *arch, int sm, const gq_problem *p)
+static int same_curve(const curve *c, const char *part, const gq_problem *p)
 {
-	return !strcmp(c->arch, arch) && c->sm_count == sm && c->shape.op == p->op &&
+	return !strcmp(c->part, part) && c->shape.op == p->op &&
 	       c->shape.d_in == p->d_in && c->shape.d_out == p->d_out &&
 	       c->shape.in_dtype == p->in_dtype && c->shape.out_dtype == p->out_dtype;
 }
@@ -108,11 +107,11 @@ typedef struct plan {
 	int nroutes, rcap;
 } plan;
 
-static gq_status add_point(plan *pl, const char *arch, int sm, const gq_problem *p, int parity,
+static gq_status add_point(plan *pl, const char *part, const gq_problem *p, int parity,
                            const char *program, gq_error *err)
 {
 	int k = 0;
-	while (k < pl->ncurves && !same_curve(&pl->curves[k], arch, sm, p))
+	while (k < pl->ncurves && !same_curve(&pl->curves[k], part, p))
 		k++;
 	if (k == pl->ncurves) {
 		if (pl->ncurves == pl->ccap) {
@@ -124,8 +123,7 @@ static gq_status add_point(plan *pl, const char *arch, int sm, const gq_problem 
 		}
 		curve *c = &pl->curves[pl->ncurves++];
 		memset(c, 0, sizeof(*c));
-		snprintf(c->arch, sizeof(c->arch), "%s", arch);
-		c->sm_count = sm;
+		snprintf(c->part, sizeof(c->part), "%s", part);
 		c->shape = *p;
 	}
 	curve *c = &pl->curves[k];
@@ -262,11 +260,12 @@ static void print_c(FILE *f, const plan *pl, json_t **docs, char **paths, int nf
 	        " * listed most specific first (the planner takes the first match). Sources:\n",
 	        GQ_PLAN_TABLE_FORMAT_VERSION);
 	for (int i = 0; i < nfiles; i++) {
-		char part[160];
+		char part[160], key[200];
 		gq_results_part(docs[i], part, sizeof(part));
+		gq_results_part_key(docs[i], key, sizeof(key));
 		const json_t *pj = json_object_get(json_object_get(docs[i], "meta"), "protocol");
-		fprintf(f, " *   %s: protocol %s (sha256 %.12s), %s\n", base_name(paths[i]),
-		        gq_json_str(pj, "name"), gq_json_str(pj, "sha256"), part);
+		fprintf(f, " *   %s: protocol %s (sha256 %.12s), %s, part %s\n", base_name(paths[i]),
+		        gq_json_str(pj, "name"), gq_json_str(pj, "sha256"), part, key);
 	}
 	fprintf(f, " */\n#include <stddef.h>\n\n#include \"plan.h\"\n\n"
 	           "const int gq_plan_routes_format_version = GQ_PLAN_TABLE_FORMAT_VERSION;\n\n"
@@ -278,19 +277,19 @@ static void print_c(FILE *f, const plan *pl, json_t **docs, char **paths, int nf
 		upper(gq_op_name(c->shape.op), op, sizeof(op));
 		upper(gq_dtype_name(c->shape.in_dtype), in, sizeof(in));
 		upper(gq_dtype_name(c->shape.out_dtype), out, sizeof(out));
-		fprintf(f, "    {.arch = ");
-		c_string(f, c->arch);
+		fprintf(f, "    {.part = ");
+		c_string(f, c->part);
 		fprintf(f,
-		        ", .sm_count = %d, .op = GQ_OP_%s, .d_in = %lld, .d_out = %lld,\n"
+		        ", .op = GQ_OP_%s, .d_in = %lld, .d_out = %lld,\n"
 		        "     .in_dtype = GQ_DTYPE_%s, .out_dtype = GQ_DTYPE_%s, .t_min = %lld, "
 		        ".t_max = %lld,\n     .kblock_parity = %d, .program = ",
-		        c->sm_count, op, (long long)c->shape.d_in, (long long)c->shape.d_out, in,
-		        out, r->t_min, r->t_max, r->parity);
+		        op, (long long)c->shape.d_in, (long long)c->shape.d_out, in, out, r->t_min,
+		        r->t_max, r->parity);
 		c_string(f, r->program);
 		fprintf(f, "}, /* %d qualified point%s */\n", r->points, r->points == 1 ? "" : "s");
 	}
 	fprintf(f,
-	        "    {.arch = NULL}, /* sentinel: C forbids an empty array; not counted */\n"
+	        "    {.part = NULL}, /* sentinel: C forbids an empty array; not counted */\n"
 	        "};\n\nconst int gq_plan_route_count = %d;\n",
 	        pl->nroutes);
 }
@@ -309,7 +308,10 @@ static void print_json(FILE *f, const plan *pl, json_t **docs, char **paths, int
 		json_object_set_new(s, "file", json_string(base_name(paths[i])));
 		json_object_set_new(s, "protocol", json_string(gq_json_str(pj, "name")));
 		json_object_set_new(s, "sha256", json_string(gq_json_str(pj, "sha256")));
-		json_object_set_new(s, "part", json_string(part));
+		char key[200];
+		gq_results_part_key(docs[i], key, sizeof(key));
+		json_object_set_new(s, "device", json_string(part));
+		json_object_set_new(s, "part", json_string(key));
 		json_array_append_new(src, s);
 	}
 	json_object_set_new(o, "sources", src);
@@ -318,8 +320,7 @@ static void print_json(FILE *f, const plan *pl, json_t **docs, char **paths, int
 		const route *r = &pl->routes[i];
 		const curve *c = &pl->curves[r->curve];
 		json_t *j = json_object();
-		json_object_set_new(j, "arch", json_string(c->arch));
-		json_object_set_new(j, "sm_count", json_integer(c->sm_count));
+		json_object_set_new(j, "part", json_string(c->part));
 		json_object_set_new(j, "op", json_string(gq_op_name(c->shape.op)));
 		json_object_set_new(j, "d_in", json_integer(c->shape.d_in));
 		json_object_set_new(j, "d_out", json_integer(c->shape.d_out));
@@ -343,8 +344,8 @@ static void print_json(FILE *f, const plan *pl, json_t **docs, char **paths, int
 
 static gq_status gather(plan *pl, const json_t *doc, const char *path, gq_error *err)
 {
-	const char *arch = gq_results_arch(doc);
-	int sm = gq_results_sm_count(doc);
+	char part[200];
+	gq_results_part_key(doc, part, sizeof(part));
 	const json_t *dec = json_object_get(json_object_get(doc, "qualification"), "decision");
 	int parity = json_is_true(json_object_get(dec, "k_block_parity"));
 	if (!json_object_get(doc, "qualification"))
@@ -363,7 +364,7 @@ static gq_status gather(plan *pl, const json_t *doc, const char *path, gq_error 
 		const char *program = gq_verdict_of_point(p) == GQ_VERDICT_QUALIFIED
 		                          ? json_string_value(json_object_get(v, "candidate"))
 		                          : NULL;
-		s = add_point(pl, arch, sm, &pr, parity, program, err);
+		s = add_point(pl, part, &pr, parity, program, err);
 		if (s != GQ_OK)
 			return s;
 	}

@@ -75,12 +75,7 @@ static int cmp_entry(const void *a, const void *b)
 
 static void part_tag(const json_t *doc, char *buf, size_t size)
 {
-	const char *arch = gq_results_arch(doc);
-	int sms = gq_results_sm_count(doc);
-	if (sms > 0)
-		snprintf(buf, size, "%s-%dsm", arch, sms);
-	else
-		snprintf(buf, size, "%s", arch[0] ? arch : "unknown");
+	gq_results_part_key(doc, buf, size);
 }
 
 static void put(FILE *f, double v)

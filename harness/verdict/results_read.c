@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device.h"
 #include "jschema.h"
 #include "jsonfile.h"
 #include "jsonpos.h"
@@ -308,6 +309,13 @@ void gq_results_part(const json_t *doc, char *buf, size_t size)
 	else
 		snprintf(buf, size, "%s (%s, %d SMs)", gq_json_str(dev, "name"),
 		         gq_json_str(dev, "arch"), gq_results_sm_count(doc));
+}
+
+void gq_results_part_key(const json_t *doc, char *buf, size_t size)
+{
+	const json_t *dev = json_object_get(doc, "device");
+	const char *arch = !strcmp(gq_json_str(dev, "backend"), "host") ? "host" : gq_results_arch(doc);
+	gq_part_key(gq_json_str(dev, "name"), arch, gq_results_sm_count(doc), buf, size);
 }
 
 gq_status gq_results_point_problem(const json_t *point, gq_problem *p, gq_error *err)

@@ -74,6 +74,9 @@ gq_status gq_results_restore_accuracy(const json_t *doc, const gq_protocol *prot
  * "host (host backend)". */
 void gq_results_part(const json_t *doc, char *buf, size_t size);
 
+/* The part key of the document's device section (gq_part_key: "h200-sm_90-132sm", "host"). */
+void gq_results_part_key(const json_t *doc, char *buf, size_t size);
+
 /* The part's architecture ("sm_90", "host") and SM count (0 on the host backend). */
 const char *gq_results_arch(const json_t *doc);
 int gq_results_sm_count(const json_t *doc);

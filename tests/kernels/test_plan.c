@@ -6,7 +6,7 @@
 
 static gq_plan_query query(int64_t t, int allow)
 {
-	gq_plan_query q = {.arch = "sm_90", .sm_count = 132, .allow_nondeterministic = allow};
+	gq_plan_query q = {.part = "h200-sm_90-132sm", .allow_nondeterministic = allow};
 	q.problem = (gq_problem){.op = GQ_OP_WGRAD, .d_in = 4096, .d_out = 32, .t = t,
 	                         .in_dtype = GQ_DTYPE_BF16, .out_dtype = GQ_DTYPE_FP32};
 	return q;
@@ -16,12 +16,12 @@ int main(void)
 {
 	const gq_route routes[] = {
 	    /* most specific first: an odd-parity window inside a wider one */
-	    {"sm_90", 132, GQ_OP_WGRAD, 4096, 32, GQ_DTYPE_BF16, GQ_DTYPE_FP32, 16173, 16231, 1,
+	    {"h200-sm_90-132sm", GQ_OP_WGRAD, 4096, 32, GQ_DTYPE_BF16, GQ_DTYPE_FP32, 16173, 16231, 1,
 	     "gemmq:split:n128:s4"},
-	    {"sm_90", 0, GQ_OP_WGRAD, 4096, 32, GQ_DTYPE_BF16, GQ_DTYPE_FP32, 12289, 65537, -1,
-	     "gemmq:split:n64:s2"},
-	    {"sm_90", 114, GQ_OP_WGRAD, 4096, 32, GQ_DTYPE_BF16, GQ_DTYPE_FP32, 1, 1000000, -1,
-	     "gemmq:streamk"},
+	    {"h200-sm_90-132sm", GQ_OP_WGRAD, 4096, 32, GQ_DTYPE_BF16, GQ_DTYPE_FP32, 12289, 65537,
+	     -1, "gemmq:split:n64:s2"},
+	    {"h100-80gb-hbm3-sm_90-132sm", GQ_OP_WGRAD, 4096, 32, GQ_DTYPE_BF16, GQ_DTYPE_FP32, 1,
+	     1000000, -1, "gemmq:streamk"},
 	};
 	const int n = (int)(sizeof(routes) / sizeof(routes[0]));
 	gq_plan_query q;
@@ -47,19 +47,20 @@ int main(void)
 	q = query(65538, 1);
 	CHECK(strcmp(gq_plan_select(&q, routes, n), "gemmq:det") == 0);
 
-	/* The SM count: 0 matches any part, otherwise it must be equal. */
+	/* The part: the H100 SXM has its own route; the H200's never apply to it, nor its to the
+	 * H200, though both are sm_90 with 132 SMs. */
 	q = query(20000, 1);
-	q.sm_count = 114;
-	CHECK(strcmp(gq_plan_select(&q, routes, n), "gemmq:split:n64:s2") == 0);
-	q = query(5000, 1);
-	q.sm_count = 114;
+	q.part = "h100-80gb-hbm3-sm_90-132sm";
 	CHECK(strcmp(gq_plan_select(&q, routes, n), "gemmq:streamk") == 0);
 	q = query(5000, 1);
 	CHECK(strcmp(gq_plan_select(&q, routes, n), "gemmq:det") == 0);
 
-	/* Another arch, op, shape or dtype falls back to the default. */
+	/* Another part, op, shape or dtype falls back to the default. */
 	q = query(20000, 1);
-	q.arch = "sm_100";
+	q.part = "b200-sm_100-148sm";
+	CHECK(strcmp(gq_plan_select(&q, routes, n), "gemmq:det") == 0);
+	q = query(20000, 1);
+	q.part = NULL;
 	CHECK(strcmp(gq_plan_select(&q, routes, n), "gemmq:det") == 0);
 	q = query(20000, 1);
 	q.problem.op = GQ_OP_DGRAD;

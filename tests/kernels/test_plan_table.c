@@ -4,13 +4,15 @@
  * The committed results are every JSON file (.json or .json.gz) in results/<part>/ of kind "gemmq-results" (qualification
  * and timing files; points without a verdict back nothing). For each route of gq_plan_routes:
  *   - both ends of its window, t_min and t_max, are measured points of one results file with
- *     the route's part (arch, and SM count unless the route says any), op, shape and dtypes;
+ *     the route's part (its part key, gq_part_key of the file's device), op, shape and dtypes;
  *   - every point of that file on the route's curve with t_min <= T <= t_max (and of the route's
  *     K-block parity, when it has one) is "qualified" with the route's program as its candidate:
  *     a window never spans a point where the program was not qualified.
  * It also checks the planner at each route: inside the window it takes the route only when the
  * caller allows non-deterministic programs; just outside (where no other route reaches) it
- * returns gemmq:det. */
+ * returns gemmq:det. And every route is probed on every other part's key (the parts of the
+ * committed results, and the H100 SXM and H200): there the planner never takes it, and whatever
+ * it returns comes from a route of that part or is gemmq:det. */
 #include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "device.h"
 #include "jsonfile.h"
 #include "plan.h"
 
@@ -95,12 +98,30 @@ static const char *dtype_name(gq_dtype d)
 	return d == GQ_DTYPE_BF16 ? "bf16" : (d == GQ_DTYPE_FP32 ? "fp32" : "?");
 }
 
-static int same_part(const gq_route *r, const json_t *doc)
+static void part_of(const json_t *doc, char *buf, size_t size)
 {
 	const json_t *dev = json_object_get(doc, "device");
+	const char *backend = json_string_value(json_object_get(dev, "backend"));
 	const char *arch = json_string_value(json_object_get(dev, "arch"));
-	const int sms = (int)json_integer_value(json_object_get(dev, "sm_count"));
-	return arch && strcmp(arch, r->arch) == 0 && (r->sm_count == 0 || r->sm_count == sms);
+	const char *name = json_string_value(json_object_get(dev, "name"));
+	gq_part_key(name ? name : "", backend && !strcmp(backend, "host") ? "host" : arch ? arch : "",
+	            (int)json_integer_value(json_object_get(dev, "sm_count")), buf, size);
+}
+
+static int same_part(const gq_route *r, const json_t *doc)
+{
+	char key[200];
+	part_of(doc, key, sizeof(key));
+	return strcmp(key, r->part) == 0;
+}
+
+/* The route the planner takes for q in the generated table, or NULL (gemmq:det). */
+static const gq_route *taken(const gq_plan_query *q)
+{
+	for (int j = 0; j < gq_plan_route_count; j++)
+		if (gq_plan_route_matches(&gq_plan_routes[j], q))
+			return &gq_plan_routes[j];
+	return NULL;
 }
 
 static int on_curve(const gq_route *r, const json_t *p)
@@ -175,12 +196,12 @@ int main(void)
 		CHECK_MSG(found,
 		          "route %d (%s %s %lldx%lld %s->%s T [%lld, %lld] -> %s) is not backed by "
 		          "qualified points of a committed results file",
-		          i, r->arch, op_name(r->op), (long long)r->d_in, (long long)r->d_out,
+		          i, r->part, op_name(r->op), (long long)r->d_in, (long long)r->d_out,
 		          dtype_name(r->in_dtype), dtype_name(r->out_dtype), (long long)r->t_min,
 		          (long long)r->t_max, r->program);
 
 		/* The planner takes the route inside its window when allowed, and never otherwise. */
-		gq_plan_query q = {.arch = r->arch, .sm_count = r->sm_count ? r->sm_count : 132};
+		gq_plan_query q = {.part = r->part};
 		q.problem = (gq_problem){.op = r->op, .d_in = r->d_in, .d_out = r->d_out,
 		                         .t = r->t_min, .in_dtype = r->in_dtype,
 		                         .out_dtype = r->out_dtype};
@@ -203,6 +224,43 @@ int main(void)
 		}
 		(void)backed;
 	}
+
+	/* Every route on every other part's key. */
+	char keys[MAX_FILES + 2][200];
+	int nkeys = 0;
+	snprintf(keys[nkeys++], sizeof(keys[0]), "h100-80gb-hbm3-sm_90-132sm");
+	snprintf(keys[nkeys++], sizeof(keys[0]), "h200-sm_90-132sm");
+	for (int f = 0; f < count; f++) {
+		char key[200];
+		part_of(files[f].doc, key, sizeof(key));
+		int seen = 0;
+		for (int k = 0; k < nkeys; k++)
+			seen |= !strcmp(keys[k], key);
+		if (!seen)
+			snprintf(keys[nkeys++], sizeof(keys[0]), "%s", key);
+	}
+	int probes = 0;
+	for (int i = 0; i < gq_plan_route_count; i++) {
+		const gq_route *r = &gq_plan_routes[i];
+		for (int k = 0; k < nkeys; k++) {
+			if (!strcmp(keys[k], r->part))
+				continue;
+			const int64_t ts[3] = {r->t_min, (r->t_min + r->t_max) / 2, r->t_max};
+			for (int j = 0; j < 3; j++) {
+				gq_plan_query q = {.part = keys[k], .allow_nondeterministic = 1};
+				q.problem = (gq_problem){.op = r->op, .d_in = r->d_in, .d_out = r->d_out,
+				                         .t = ts[j], .in_dtype = r->in_dtype,
+				                         .out_dtype = r->out_dtype};
+				const gq_route *got = taken(&q);
+				probes++;
+				CHECK_MSG(!gq_plan_route_matches(r, &q) && (!got || !strcmp(got->part, keys[k])),
+				          "route %d of part %s is taken on part %s at T = %lld (%s)", i,
+				          r->part, keys[k], (long long)ts[j], got ? got->part : "det");
+			}
+		}
+	}
+	fprintf(stderr, "test_plan_table: %d parts, %d probes of routes on other parts\n", nkeys,
+	        probes);
 	fprintf(stderr, "test_plan_table: %d routes against %d results files\n", gq_plan_route_count,
 	        count);
 	for (int f = 0; f < count; f++)

@@ -59,7 +59,7 @@ cat >"$tmp/route_test.c" <<'C'
 #include "plan.h"
 static int expect(long t, int fp32, const char *want)
 {
-	gq_plan_query q = {.arch = "sm_90", .sm_count = 132, .allow_nondeterministic = 1};
+	gq_plan_query q = {.part = "h200-sm_90-132sm", .allow_nondeterministic = 1};
 	q.problem = (gq_problem){.op = GQ_OP_WGRAD, .d_in = 4096, .d_out = 32, .t = t,
 	                         .in_dtype = GQ_DTYPE_BF16,
 	                         .out_dtype = fp32 ? GQ_DTYPE_FP32 : GQ_DTYPE_BF16};
@@ -93,7 +93,7 @@ fi
 # Plots: one PNG and one SVG per shape.
 if "$gemmq" plot h200-k1.json -o "$tmp/plots" >"$tmp/plot.out" 2>&1; then
   for out in fp32 bf16; do
-    base=$tmp/plots/sm_90-132sm-wgrad-4096x32-bf16-$out
+    base=$tmp/plots/h200-sm_90-132sm-wgrad-4096x32-bf16-$out
     magic=$(head -c 8 "$base.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')
     [ "$magic" = 89504e470d0a1a0a ] || say_fail "$base.png is not a PNG (magic $magic)"
     root=$(grep -o '<[a-zA-Z][a-zA-Z0-9]*' "$base.svg" 2>/dev/null | head -1)
@@ -113,6 +113,27 @@ expect 1 '\| wgrad/4096x32/T16384/bf16-fp32 \| graph \| op \| candidate \| .* \|
   "$gemmq" compare h200-k1-fp32-a.json h200-k1-fp32-regressed.json --junit "$tmp/regressed.xml"
 [ "$(grep -c '<failure' "$tmp/regressed.xml")" = 1 ] || say_fail "the regression JUnit file lacks its one failure"
 expect 2 'give two results files' -- "$gemmq" compare h200-k1.json
+
+# Two parts: the same results relabelled as measured on an H100 SXM (sm_90, 132 SMs too) are
+# another part. compare refuses them unless --across-parts, which says so; merge refuses them;
+# plan gives each part its own routes.
+sed 's/"name": *"NVIDIA H200"/"name": "NVIDIA H100 80GB HBM3"/' h200-k1-fp32-b.json >"$tmp/h100-b.json"
+sed 's/"name": *"NVIDIA H200"/"name": "NVIDIA H100 80GB HBM3"/' h200-k1.json >"$tmp/h100-k1.json"
+expect 2 'h100-b.json: was measured on part h100-80gb-hbm3-sm_90-132sm, but h200-k1-fp32-a.json on part h200-sm_90-132sm: .*--across-parts' -- \
+  "$gemmq" compare h200-k1-fp32-a.json "$tmp/h100-b.json"
+expect 0 'Two parts.*OLD ran on `h200-sm_90-132sm`, NEW on `h100-80gb-hbm3-sm_90-132sm`' -- \
+  "$gemmq" compare h200-k1-fp32-a.json "$tmp/h100-b.json" --across-parts
+expect 2 'only results of one part merge' -- "$gemmq" merge h200-k1-fp32-b.json "$tmp/h100-b.json" -o "$tmp/merged.json"
+"$gemmq" plan h200-k1.json "$tmp/h100-k1.json" -o "$tmp/two-parts.json"
+python3 - "$tmp/two-parts.json" "$golden/plan-h200-k1.json" <<'PY' && echo "ok: plan gives each part its own routes" || say_fail "plan over two parts"
+import json, sys
+two, one = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+strip = lambda r: {k: v for k, v in r.items() if k != "part"}
+h200 = [strip(r) for r in two["routes"] if r["part"] == "h200-sm_90-132sm"]
+h100 = [strip(r) for r in two["routes"] if r["part"] == "h100-80gb-hbm3-sm_90-132sm"]
+assert len(two["routes"]) == len(h200) + len(h100) == 2 * len(one["routes"]), two["routes"]
+assert h200 == h100 == [strip(r) for r in one["routes"]]
+PY
 
 # merge refuses files of two protocols, and writes nothing.
 expect 2 'only shards of one protocol merge' -- "$gemmq" merge h200-k1.json h200-k1-fp32-a.json -o "$tmp/merged.json"
