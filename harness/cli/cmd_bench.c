@@ -21,7 +21,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include "bandwidth.h"
 #include "bench.h"
+#include "clocks.h"
 #include "cli.h"
 #include "commands.h"
 #include "cuda_check.h"
@@ -70,8 +72,9 @@ static const char usage_bench[] =
     "                     of a run that was killed)\n"
     "  --iterations N     timed replays per program and point (default: 20)\n"
     "  --warmup N         untimed replays first (default: 3)\n"
-    "  --bandwidth GBPS   bandwidth of the floor in GB/s (default: 4300, the H200's measured\n"
-    "                     copy bandwidth)\n"
+    "  --bandwidth GBPS   bandwidth of the floor in GB/s (default: the device's read bandwidth,\n"
+    "                     measured at the start: a streaming read of max(2 GiB, 16 x L2), best\n"
+    "                     of 10; recorded with NVML's theoretical peak in meta.bandwidth)\n"
     "  --sm-clock         also measure the SM clock over each timed replay (as nvbench does:\n"
     "                     a kernel of one block per SM before and after the replay, outside\n"
     "                     its span, records SM 0's clock64 and %globaltimer); each program\n"
@@ -98,6 +101,7 @@ typedef struct bench_ctx {
 	int program_count;
 	int iterations, warmup;
 	double gbps;
+	json_t *bandwidth; /* meta.bandwidth: how gbps was had */
 	int quiet;
 	cudaStream_t stream;
 	gq_flush flush;
@@ -382,6 +386,14 @@ static json_t *meta_json(const bench_ctx *c, const gq_run_meta *m, int complete)
 	                 "sm_clock", c->sm_clock);
 }
 
+static json_t *meta_with_bandwidth(const bench_ctx *c, const gq_run_meta *m, int complete)
+{
+	json_t *o = meta_json(c, m, complete);
+	if (c->bandwidth)
+		json_object_set(o, "bandwidth", c->bandwidth);
+	return o;
+}
+
 /* Write the Markdown of doc (accuracy: NULL or an accuracy results document) to path
  * atomically (temporary file + rename). */
 static gq_status write_markdown(const json_t *doc, const json_t *accuracy, const char *path,
@@ -452,7 +464,8 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 	const char *accuracy_path = NULL;
 	const char *programs[BENCH_MAX_PROGRAMS + 1 + BENCH_CUBLASLT_ALGOS];
 	int given = 0, iterations = 20, warmup = 3, quiet = 0, sm_clock = 0, c;
-	double gbps = GQ_BENCH_DEFAULT_GBPS;
+	double gbps = 0; /* --bandwidth, else measured once the device is open */
+	int gbps_given = 0;
 	gq_error err;
 	gq_error_clear(&err);
 	optind = 1;
@@ -501,6 +514,7 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 				        "--warmup wants an integer >= 0, not '%s'", optarg);
 			break;
 		case OPT_BW:
+			gbps_given = 1;
 			gbps = strtod(optarg, &end);
 			if (!*optarg || *end || !(gbps > 0) || !isfinite(gbps))
 				return gq_cmdline_usage_error("bench", usage_bench,
@@ -617,6 +631,32 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 		s = gq_cupti_timer_verify(ctx.stream, &err);
 	if (s == GQ_OK)
 		s = gq_flush_init(&ctx.flush, dev.l2_bytes, proto.timing.flush_l2_factor, &err);
+	if (s == GQ_OK && !gbps_given) {
+		gq_clocks *clocks = gq_clocks_open(dev.pci_bus_id, NULL, 0);
+		gq_bandwidth bw;
+		s = gq_bandwidth_measure(dev.l2_bytes, clocks, ctx.stream, &bw, &err);
+		gq_clocks_close(clocks);
+		if (s == GQ_OK) {
+			ctx.gbps = gbps = bw.measured_gbps;
+			ctx.bandwidth = json_pack("{s:s, s:f, s:f, s:I, s:i, s:s, s:o, s:s}", "source",
+			                          "measured", "measured_gbps", bw.measured_gbps,
+			                          "median_gbps", bw.median_gbps, "bytes",
+			                          (json_int_t)bw.bytes, "runs", bw.runs, "method",
+			                          bw.method, "theoretical_gbps",
+			                          isfinite(bw.theoretical_gbps)
+			                              ? json_real(bw.theoretical_gbps)
+			                              : json_null(),
+			                          "theoretical_method", bw.theoretical_method);
+			if (!quiet)
+				fprintf(stderr,
+				        "gemmq bench: HBM floor at %.0f GB/s: the read bandwidth measured now "
+				        "(%s); %s%s%.0f GB/s\n",
+				        bw.measured_gbps, bw.method, bw.theoretical_method,
+				        isfinite(bw.theoretical_gbps) ? ": " : "",
+				        isfinite(bw.theoretical_gbps) ? bw.theoretical_gbps : 0.0);
+		}
+	} else if (s == GQ_OK)
+		ctx.bandwidth = json_pack("{s:s, s:f}", "source", "--bandwidth", "given_gbps", gbps);
 	if (s == GQ_OK && sm_clock &&
 	    (ce = (cudaError_t)gq_smclock_init(&ctx.smclock, 2 * iterations, dev.sm_count)) !=
 	        cudaSuccess)
@@ -626,7 +666,7 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 	json_t *points = json_array();
 	json_t *doc =
 	    json_pack("{s:i, s:s, s:o, s:o, s:o}", "format_version", GQ_BENCH_FORMAT_VERSION,
-	              "kind", "gemmq-bench", "meta", meta_json(&ctx, &meta, 0), "device",
+	              "kind", "gemmq-bench", "meta", meta_with_bandwidth(&ctx, &meta, 0), "device",
 	              gq_results_device_json(&dev), "points", points);
 	if (!quiet && s == GQ_OK)
 		fprintf(
@@ -639,7 +679,7 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 		json_t *pt = point_json(i, p, gbps);
 		json_array_append_new(points, pt);
 		s = bench_point(&ctx, p, pt, &err);
-		json_object_set_new(doc, "meta", meta_json(&ctx, &meta, 0));
+		json_object_set_new(doc, "meta", meta_with_bandwidth(&ctx, &meta, 0));
 		gq_error werr;
 		gq_error_clear(&werr);
 		/* the JSON after every point; the Markdown, whose intervals take a bootstrap per
@@ -660,7 +700,7 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 			        elapsed / (i + 1) * (proto.point_count - i - 1));
 		}
 	}
-	json_object_set_new(doc, "meta", meta_json(&ctx, &meta, s == GQ_OK));
+	json_object_set_new(doc, "meta", meta_with_bandwidth(&ctx, &meta, s == GQ_OK));
 	gq_error werr;
 	gq_error_clear(&werr);
 	gq_status ws = gq_results_write(doc, output, &werr);
@@ -669,6 +709,7 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 	printf("gemmq bench: %s: %zu points of %d, %d program errors; results: %s, %s\n",
 	       proto.name, json_array_size(points), proto.point_count, ctx.errors, output, md);
 	json_decref(doc);
+	json_decref(ctx.bandwidth);
 	gq_flush_free(&ctx.flush);
 	if (sm_clock)
 		gq_smclock_free(&ctx.smclock);

@@ -384,6 +384,28 @@ static const char *str_or(const json_t *o, const char *key, const char *dflt)
 	return s ? s : dflt;
 }
 
+
+/* ", the read bandwidth measured ... (NVML peak N GB/s)" for a bench file that records how its
+ * floor's bandwidth was had (meta.bandwidth), "" for one that does not. */
+static const char *bandwidth_note(const json_t *bw, char *buf, size_t size)
+{
+	const char *source = json_string_value(json_object_get(bw, "source"));
+	buf[0] = '\0';
+	if (!source)
+		return buf;
+	if (!strcmp(source, "--bandwidth"))
+		snprintf(buf, size, ", as given with --bandwidth");
+	else {
+		double peak = get_num(bw, "theoretical_gbps");
+		char tail[80] = "";
+		if (isfinite(peak))
+			snprintf(tail, sizeof(tail), "; NVML's theoretical peak %.0f GB/s", peak);
+		snprintf(buf, size, ", the device's read bandwidth measured at the start of the run (%.300s%s)",
+		         str_or(bw, "method", "?"), tail);
+	}
+	return buf;
+}
+
 static void put_caption(FILE *out, const json_t *doc)
 {
 	const json_t *meta = json_object_get(doc, "meta");
@@ -394,6 +416,7 @@ static void put_caption(FILE *out, const json_t *doc)
 	double flush_mib = get_num(meta, "flush_bytes") / 1048576.0;
 	char span[160];
 	gq_cupti_span_text(str_or(meta, "span_of", ""), span, sizeof(span));
+	char note[600];
 	fprintf(
 	    out,
 	    "# gemmq bench: protocol `%s`\n\n"
@@ -402,7 +425,7 @@ static void put_caption(FILE *out, const json_t *doc)
 	    "replays, then %lld timed ones, each after an L2 flush of %.1f MiB (memset, outside "
 	    "the timed launches). Latency is the CUPTI span of a replay (%s), median and "
 	    "min..max over the timed replays, in µs. Floor = (bytes "
-	    "of A + B + the output) / %.0f GB/s.%s\n\n",
+	    "of A + B + the output) / %.0f GB/s%s.%s\n\n",
 	    str_or(proto, "name", "?"), str_or(dev, "name", "?"), str_or(dev, "arch", "?"), driver,
 	    (long long)json_integer_value(json_object_get(dev, "cublaslt_version")),
 	    str_or(meta, "gemmq_version", "?"), str_or(meta, "git_sha", "?"),
@@ -410,6 +433,7 @@ static void put_caption(FILE *out, const json_t *doc)
 	    (long long)json_integer_value(json_object_get(meta, "warmup")),
 	    (long long)json_integer_value(json_object_get(meta, "iterations")),
 	    isfinite(flush_mib) ? flush_mib : 0.0, span, get_num(meta, "bandwidth_gbps"),
+	    bandwidth_note(json_object_get(meta, "bandwidth"), note, sizeof(note)),
 	    json_is_false(json_object_get(meta, "complete")) ? " **Incomplete run.**" : "");
 }
 

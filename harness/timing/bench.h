@@ -38,8 +38,9 @@ extern "C" {
 
 #define GQ_BENCH_FORMAT_VERSION 1
 
-/* The default bandwidth of the floor in GB/s (10⁹ B/s): the H200's measured device-to-device
- * copy bandwidth (read + write), not its 4.8 TB/s datasheet peak. */
+/* A reference bandwidth in GB/s (10⁹ B/s): the H200's measured device-to-device copy bandwidth
+ * (read + write), not its 4.8 TB/s datasheet peak. gemmq bench measures the device's own read
+ * bandwidth instead (bandwidth.h); bench files written before it did used this figure. */
 #define GQ_BENCH_DEFAULT_GBPS 4300.0
 
 /* Bytes a point must move at least, in B: A (M·K elements of the input dtype) + B (K·N

@@ -9,7 +9,7 @@
 
 typedef int nvml_return; /* nvmlReturn_t: 0 is NVML_SUCCESS */
 typedef struct nvml_device_st *nvml_device;
-enum { NVML_CLOCK_SM = 1, NVML_TEMPERATURE_GPU = 0 };
+enum { NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2, NVML_TEMPERATURE_GPU = 0 };
 
 struct gq_clocks {
 	void *lib;
@@ -19,6 +19,7 @@ struct gq_clocks {
 	nvml_return (*max_clock)(nvml_device, int, unsigned *);
 	nvml_return (*temperature)(nvml_device, int, unsigned *);
 	nvml_return (*reasons)(nvml_device, unsigned long long *);
+	nvml_return (*bus_width)(nvml_device, unsigned *);
 };
 
 static void say(char *why, size_t size, const char *text, const char *detail)
@@ -54,6 +55,8 @@ gq_clocks *gq_clocks_open(const char *pci_bus_id, char *why, size_t why_size)
 	    (nvml_return(*)(nvml_device, int, unsigned *))dlsym(lib, "nvmlDeviceGetMaxClockInfo");
 	c->temperature =
 	    (nvml_return(*)(nvml_device, int, unsigned *))dlsym(lib, "nvmlDeviceGetTemperature");
+	c->bus_width =
+	    (nvml_return(*)(nvml_device, unsigned *))dlsym(lib, "nvmlDeviceGetMemoryBusWidth");
 	/* Renamed in CUDA 12.2 (Throttle → Events); older drivers have only the first name. */
 	c->reasons = (nvml_return(*)(nvml_device, unsigned long long *))dlsym(
 	    lib, "nvmlDeviceGetCurrentClocksEventReasons");
@@ -95,6 +98,16 @@ void gq_clocks_read(gq_clocks *c, gq_clock_sample *s)
 int gq_clocks_throttled(const gq_clock_sample *s)
 {
 	return s->valid && (s->reasons & GQ_CLOCKS_THROTTLE_MASK) != 0;
+}
+
+int gq_clocks_memory(gq_clocks *c, unsigned *max_mhz, unsigned *bus_bits)
+{
+	*max_mhz = *bus_bits = 0;
+	if (!c || !c->max_clock || !c->bus_width)
+		return -1;
+	if (c->max_clock(c->dev, NVML_CLOCK_MEM, max_mhz) != 0 || c->bus_width(c->dev, bus_bits) != 0)
+		return -1;
+	return 0;
 }
 
 void gq_clocks_close(gq_clocks *c)

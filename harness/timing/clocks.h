@@ -53,6 +53,10 @@ int gq_clocks_throttled(const gq_clock_sample *s);
 
 void gq_clocks_close(gq_clocks *c);
 
+/* NVML's maximum memory clock (MHz) and memory bus width (bits). 0, or -1 when c is NULL or NVML
+ * does not say. */
+int gq_clocks_memory(gq_clocks *c, unsigned *max_mhz, unsigned *bus_bits);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,7 +9,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 expect 0 'bench \[PROTOCOL\] .*cuBLASLt top 8' -- "$gemmq" --help
 expect 0 'usage: gemmq bench' -- "$gemmq" bench --help
-expect 0 'default: 4300' -- "$gemmq" bench --help
+expect 0 "default: the device's read bandwidth" -- "$gemmq" bench --help
 expect 0 'sm-clock .*nvbench' -- "$gemmq" bench --help
 expect 0 'recorded as its config' -- "$gemmq" bench --help
 expect 0 'geometric mean of speedups' -- "$gemmq" bench --help
@@ -57,6 +57,15 @@ sed -e 's/"median_us": 21.0, "min_us": 20.0, "max_us": 22.5/&, "samples_ns": [20
     "$tmp/bench.json" >"$tmp/spans.json"
 expect 0 '\| 0.875 \| 0.833..0.917 \|$' -- "$gemmq" bench --render "$tmp/spans.json"
 expect 0 'the interval lies below 1 at 1, contains 1 at 0 and lies above 1 at 0\.' -- "$gemmq" bench --render "$tmp/spans.json"
+# A file that records how its floor's bandwidth was had says so in the caption.
+sed -e 's/"bandwidth_gbps": 4300/"bandwidth_gbps": 3012.5/' -e 's/"complete": true}/"complete": true, "bandwidth": {"source": "measured", "measured_gbps": 3012.5, "method": "streaming read of 2.00 GiB, best of 10", "theoretical_gbps": 3352.3, "theoretical_method": "NVML"}}/' \
+  "$tmp/bench.json" >"$tmp/measured.json"
+expect 0 'Floor = \(bytes of A \+ B \+ the output\) / 3012 GB/s, the device.s read bandwidth measured at the start of the run \(streaming read of 2.00 GiB, best of 10; NVML.s theoretical peak 3352 GB/s\)\.' -- \
+  "$gemmq" bench --render "$tmp/measured.json"
+sed 's/"complete": true}/"complete": true, "bandwidth": {"source": "--bandwidth", "given_gbps": 3000}}/' \
+  "$tmp/bench.json" >"$tmp/given.json"
+expect 0 '/ 4300 GB/s, as given with --bandwidth\.' -- "$gemmq" bench --render "$tmp/given.json"
+expect 2 'bandwidth.source: expected one of' -- "$gemmq" bench --render <(sed 's/"complete": true}/"complete": true, "bandwidth": {"source": "guessed"}}/' "$tmp/bench.json")
 expect 2 'cannot|No such file' -- "$gemmq" bench --render "$tmp/missing.json"
 echo '{"format_version": 1}' >"$tmp/notbench.json"
 expect 2 'not a bench results file \(its "kind" is not "gemmq-bench"\)' -- "$gemmq" bench --render "$tmp/notbench.json"
