@@ -47,6 +47,22 @@ static inline const json_t *e2e_record(const json_t *point, const char *arm)
 	return NULL;
 }
 
+/* The accuracy record of program at points[i] of a results document, or NULL. */
+static inline json_t *e2e_program_at(const json_t *doc, size_t i, const char *program)
+{
+	json_t *progs = json_object_get(
+	    json_object_get(json_array_get(json_object_get(doc, "points"), i), "accuracy"),
+	    "programs");
+	size_t j;
+	json_t *rec;
+	json_array_foreach(progs, j, rec)
+	{
+		if (!strcmp(e2e_str(rec, "program"), program))
+			return rec;
+	}
+	return NULL;
+}
+
 /* Start gemmq with args (NULL-terminated, at most 30), stdout and stderr appended to log. */
 static inline pid_t e2e_start(const char *log, const char *const *args)
 {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "e2e.h"
 
 static char tmpdir[256];
 
@@ -115,19 +116,6 @@ static void expect_unwritten(json_t *point, json_t *rec, void *user)
 	CHECK(strstr(json_string_value(json_object_get(seed0, "reason")), "nonfinite") != NULL);
 }
 
-/* The record of program at point i. */
-static json_t *record_at(json_t *results, size_t i, const char *program)
-{
-	json_t *progs = json_object_get(
-	    json_object_get(json_array_get(json_object_get(results, "points"), i), "accuracy"),
-	    "programs");
-	size_t j;
-	json_t *rec;
-	json_array_foreach(progs, j, rec)
-	    if (strcmp(json_string_value(json_object_get(rec, "program")), program) == 0) return rec;
-	return NULL;
-}
-
 static void check_stray_writers(void)
 {
 	json_t *clean = NULL, *r = NULL;
@@ -151,7 +139,7 @@ static void check_stray_writers(void)
 	CHECK(points == 6 && json_array_size(json_object_get(clean, "points")) == points);
 	for (size_t i = 0; i < points; i++) {
 		for (size_t k = 0; k < sizeof(stray) / sizeof(stray[0]); k++) {
-			json_t *rec = record_at(r, i, stray[k].program);
+			json_t *rec = e2e_program_at(r, i, stray[k].program);
 			const char *msg = json_string_value(json_object_get(rec, "message"));
 			CHECK_MSG(rec && strcmp(status_of(rec), "error") == 0 && msg &&
 			              strstr(msg, stray[k].says),
@@ -163,8 +151,8 @@ static void check_stray_writers(void)
 		/* The others: the clean run's verdicts, and host:ref's output bits on every seed. */
 		const char *same[] = {"host:ref", "host:split", "cal:twin:host:ref"};
 		for (size_t k = 0; k < 3; k++) {
-			json_t *a = record_at(clean, i, k == 2 ? "host:ref" : same[k]);
-			json_t *b = record_at(r, i, same[k]);
+			json_t *a = e2e_program_at(clean, i, k == 2 ? "host:ref" : same[k]);
+			json_t *b = e2e_program_at(r, i, same[k]);
 			CHECK_MSG(a && b && strcmp(status_of(a), status_of(b)) == 0,
 			          "point %zu: %s is %s next to the writers, %s without them", i, same[k],
 			          b ? status_of(b) : "missing", a ? status_of(a) : "missing");

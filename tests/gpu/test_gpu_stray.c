@@ -55,21 +55,6 @@ static int run(const char *command, const char *name, const char *extra, json_t 
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static json_t *record_at(json_t *doc, size_t i, const char *program)
-{
-	json_t *progs = json_object_get(
-	    json_object_get(json_array_get(json_object_get(doc, "points"), i), "accuracy"),
-	    "programs");
-	size_t j;
-	json_t *rec;
-	json_array_foreach(progs, j, rec)
-	{
-		if (!strcmp(e2e_str(rec, "program"), program))
-			return rec;
-	}
-	return NULL;
-}
-
 static void check_accuracy(void)
 {
 	json_t *clean = NULL, *r = NULL;
@@ -94,14 +79,14 @@ static void check_accuracy(void)
 	CHECK(points == 3);
 	for (size_t i = 0; i < points; i++) {
 		for (int k = 0; k < 3; k++) {
-			json_t *rec = record_at(r, i, writers[k][0]);
+			json_t *rec = e2e_program_at(r, i, writers[k][0]);
 			printf("point %zu %-28s %s: %.200s\n", i, writers[k][0], e2e_str(rec, "status"),
 			       e2e_str(rec, "message"));
 			CHECK(rec && !strcmp(e2e_str(rec, "status"), "error") &&
 			      strstr(e2e_str(rec, "message"), writers[k][1]));
 		}
 		for (int k = 0; k < 3; k++) {
-			json_t *a = record_at(clean, i, others[k]), *b = record_at(r, i, others[k]);
+			json_t *a = e2e_program_at(clean, i, others[k]), *b = e2e_program_at(r, i, others[k]);
 			printf("point %zu %-28s %s (without the writers: %s)\n", i, others[k],
 			       e2e_str(b, "status"), e2e_str(a, "status"));
 			CHECK(a && b && !strcmp(e2e_str(a, "status"), e2e_str(b, "status")));
