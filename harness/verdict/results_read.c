@@ -129,10 +129,17 @@ gq_status gq_results_protocol(const json_t *doc, const char *path, gq_protocol *
 	char *text = json_dumps(content, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	if (!text)
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
-	char source[600];
-	snprintf(source, sizeof(source), "%s (meta.protocol.content)", path);
-	gq_status s = gq_protocol_parse(text, strlen(text), source, proto, err);
+	gq_status s = gq_protocol_parse(text, strlen(text), path, proto, err);
 	free(text);
+	if (s != GQ_OK && err && err->path[0] == '$') {
+		/* The parser's line and column are in a re-serialization of the protocol, not in the
+		 * file: name the file and the value's full JSON path in it instead. */
+		char full[sizeof(err->path)];
+		snprintf(full, sizeof(full), "$.meta.protocol.content%s", err->path + 1);
+		snprintf(err->where, sizeof(err->where), "%s", path);
+		snprintf(err->path, sizeof(err->path), "%s", full);
+	} else if (s != GQ_OK && err)
+		snprintf(err->where, sizeof(err->where), "%s", path);
 	return s;
 }
 

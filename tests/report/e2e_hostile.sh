@@ -84,6 +84,12 @@ expect 2 '\$\.points\[0\]\.d_in: expected type "integer", found the string "5120
 printf '{"kind": "gemmq-results",\n "format_version": 1,,\n}\n' >"$tmp/syntax.json"
 expect 2 'syntax.json:2:[0-9]+: not valid JSON' -- "$gemmq" compare "$tmp/syntax.json" "$base"
 
+# An error in the protocol a results file holds is placed in the file by its full JSON path (the
+# parser's line and column would be those of a re-serialization).
+mutate embedded 'd["meta"]["protocol"]["content"]["accuracy"]["seeds"] = 0'
+expect 2 'embedded.json: \$\.meta\.protocol\.content\.accuracy\.seeds: seeds must be an integer from 1' -- \
+  "$gemmq" merge "$tmp/embedded.json" -o "$tmp/merged-embedded.json"
+
 mutate noversion 'del d["format_version"]'
 expect 2 'without "format_version"' -- "$gemmq" table "$tmp/noversion.json"
 
