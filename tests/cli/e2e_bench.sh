@@ -65,7 +65,8 @@ expect 0 'Floor = \(bytes of A \+ B \+ the output\) / 3012 GB/s, the device.s re
 sed 's/"complete": true}/"complete": true, "bandwidth": {"source": "--bandwidth", "given_gbps": 3000}}/' \
   "$tmp/bench.json" >"$tmp/given.json"
 expect 0 '/ 4300 GB/s, as given with --bandwidth\.' -- "$gemmq" bench --render "$tmp/given.json"
-expect 2 'bandwidth.source: expected one of' -- "$gemmq" bench --render <(sed 's/"complete": true}/"complete": true, "bandwidth": {"source": "guessed"}}/' "$tmp/bench.json")
+sed 's/"complete": true}/"complete": true, "bandwidth": {"source": "guessed"}}/' "$tmp/bench.json" >"$tmp/guessed.json"
+expect 2 'guessed.json:[0-9]+:[0-9]+: \$\.meta\.bandwidth\.source: expected one of' -- "$gemmq" bench --render "$tmp/guessed.json"
 expect 2 'cannot|No such file' -- "$gemmq" bench --render "$tmp/missing.json"
 echo '{"format_version": 1}' >"$tmp/notbench.json"
 expect 2 'not a bench results file \(its "kind" is not "gemmq-bench"\)' -- "$gemmq" bench --render "$tmp/notbench.json"
