@@ -373,23 +373,18 @@ static json_t *meta_json(const bench_ctx *c, const gq_run_meta *m, int complete)
 		json_array_append_new(argv, json_string(m->argv[i]));
 	char finished[32];
 	gq_results_now(finished);
-	return json_pack("{s:s, s:s, s:s, s:o, s:{s:s, s:s, s:s}, s:s, s:s, s:b, s:f, s:i, s:i, "
-	                 "s:I, s:f, s:f, s:s, s:s, s:s, s:b}",
-	                 "gemmq_version", GQ_VERSION, "git_sha", GQ_GIT_SHA, "command", "bench",
-	                 "argv", argv, "protocol", "name", c->proto->name, "source",
-	                 c->proto->source, "sha256", c->proto->sha256, "started", m->started,
-	                 "finished", finished, "complete", complete, "wall_seconds",
-	                 gq_cmdline_now() - m->started_monotonic, "iterations", c->iterations, "warmup",
-	                 c->warmup, "flush_bytes", (json_int_t)c->flush.bytes, "flush_l2_factor",
-	                 c->proto->timing.flush_l2_factor, "bandwidth_gbps", c->gbps, "mode",
-	                 "graph", "cupti", gq_cupti_timer_note(), "span_of", GQ_CUPTI_SPAN_OF,
-	                 "sm_clock", c->sm_clock);
-}
-
-static json_t *meta_with_bandwidth(const bench_ctx *c, const gq_run_meta *m, int complete)
-{
-	json_t *o = meta_json(c, m, complete);
-	if (c->bandwidth)
+	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:{s:s, s:s, s:s}, s:s, s:s, s:b, s:f, s:i, s:i, "
+	                      "s:I, s:f, s:f, s:s, s:s, s:s, s:b}",
+	                      "gemmq_version", GQ_VERSION, "git_sha", GQ_GIT_SHA, "command",
+	                      "bench", "argv", argv, "protocol", "name", c->proto->name, "source",
+	                      c->proto->source, "sha256", c->proto->sha256, "started", m->started,
+	                      "finished", finished, "complete", complete, "wall_seconds",
+	                      gq_cmdline_now() - m->started_monotonic, "iterations", c->iterations,
+	                      "warmup", c->warmup, "flush_bytes", (json_int_t)c->flush.bytes,
+	                      "flush_l2_factor", c->proto->timing.flush_l2_factor, "bandwidth_gbps",
+	                      c->gbps, "mode", "graph", "cupti", gq_cupti_timer_note(), "span_of",
+	                      GQ_CUPTI_SPAN_OF, "sm_clock", c->sm_clock);
+	if (o && c->bandwidth)
 		json_object_set(o, "bandwidth", c->bandwidth);
 	return o;
 }
@@ -419,7 +414,7 @@ static int render(const char *json_path, const char *md, const char *accuracy_pa
 	gq_error err;
 	gq_error_clear(&err);
 	json_t *doc = NULL;
-	if (gq_document_load(json_path, &gq_doc_bench, &doc, &err) != GQ_OK)
+	if (gq_document_load(json_path, &gq_doc_bench, &doc, NULL, &err) != GQ_OK)
 		return gq_cmdline_error("bench", &err);
 	json_t *acc = NULL;
 	if (accuracy_path && gq_results_load(accuracy_path, &acc, &err) != GQ_OK) {
@@ -666,7 +661,7 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 	json_t *points = json_array();
 	json_t *doc =
 	    json_pack("{s:i, s:s, s:o, s:o, s:o}", "format_version", GQ_BENCH_FORMAT_VERSION,
-	              "kind", "gemmq-bench", "meta", meta_with_bandwidth(&ctx, &meta, 0), "device",
+	              "kind", "gemmq-bench", "meta", meta_json(&ctx, &meta, 0), "device",
 	              gq_results_device_json(&dev), "points", points);
 	if (!quiet && s == GQ_OK)
 		fprintf(
@@ -679,7 +674,7 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 		json_t *pt = point_json(i, p, gbps);
 		json_array_append_new(points, pt);
 		s = bench_point(&ctx, p, pt, &err);
-		json_object_set_new(doc, "meta", meta_with_bandwidth(&ctx, &meta, 0));
+		json_object_set_new(doc, "meta", meta_json(&ctx, &meta, 0));
 		gq_error werr;
 		gq_error_clear(&werr);
 		/* the JSON after every point; the Markdown, whose intervals take a bootstrap per
@@ -700,7 +695,7 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 			        elapsed / (i + 1) * (proto.point_count - i - 1));
 		}
 	}
-	json_object_set_new(doc, "meta", meta_with_bandwidth(&ctx, &meta, s == GQ_OK));
+	json_object_set_new(doc, "meta", meta_json(&ctx, &meta, s == GQ_OK));
 	gq_error werr;
 	gq_error_clear(&werr);
 	gq_status ws = gq_results_write(doc, output, &werr);

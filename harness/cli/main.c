@@ -14,7 +14,6 @@
 #include "cmd_time.h"
 #include "commands.h"
 #include "device.h"
-#include "jsonfile.h"
 #include "protocol.h"
 #include "registry.h"
 #include "report.h"
@@ -276,16 +275,12 @@ static int cmd_check_results(int argc, char **argv)
 		                              "give at least one results or bench file");
 	int rc = GQ_EXIT_OK;
 	for (int i = optind; i < argc; i++) {
-		/* The kind decides the schema; a file that does not parse is reported by the load. */
-		json_error_t je;
-		json_t *peek = gq_json_load_path(argv[i], 0, &je);
-		const gq_doc_kind *kind =
-		    !strcmp(gq_json_str(peek, "kind"), "gemmq-bench") ? &gq_doc_bench : &gq_doc_results;
-		json_decref(peek);
+		/* The kind the file names decides the schema. */
+		const gq_doc_kind *kind = NULL;
 		json_t *doc = NULL;
 		gq_error err;
 		gq_error_clear(&err);
-		if (gq_document_load(argv[i], kind, &doc, &err) != GQ_OK) {
+		if (gq_document_load(argv[i], NULL, &doc, &kind, &err) != GQ_OK) {
 			int code = gq_cmdline_error("check-results", &err);
 			if (code > rc)
 				rc = code;

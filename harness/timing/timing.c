@@ -186,7 +186,6 @@ typedef struct point_state {
 	int needed[GQ_OP_COUNT]; /* ops some requested step launches */
 	arm_state arm[GQ_TIMING_ARM_COUNT];
 	void *pristine[GQ_TENSOR_COUNT]; /* the inputs as made (every arm's are the same) */
-	int host;                        /* pristine is host memory */
 } point_state;
 
 /* A step of one arm, as launches (eager) or one graph (graph). */
@@ -277,7 +276,6 @@ static gq_status arm_alloc(gq_timing_engine *e, point_state *ps, arm_state *a, g
 			                                         0, n, a->input[t], e->stream);
 		if (c == cudaSuccess && !ps->pristine[t]) {
 			c = buffer_alloc(e, &ps->pristine[t], (size_t)n * 2);
-			ps->host = e->host;
 			gq_error ce;
 			if (c == cudaSuccess && gq_input_copy(e->host, ps->pristine[t], a->input[t], n,
 			                                      e->stream, &ce) != GQ_OK)
@@ -1052,7 +1050,7 @@ gq_status gq_timing_run_point(gq_timing_engine *e, const gq_problem *point, gq_t
 	for (int a = 0; a < GQ_TIMING_ARM_COUNT; a++)
 		arm_free(&ps->arm[a]);
 	for (int t = 0; t < GQ_TENSOR_COUNT; t++)
-		buffer_free(ps->host, ps->pristine[t]);
+		buffer_free(e->host, ps->pristine[t]);
 	free(ps);
 	return s;
 }

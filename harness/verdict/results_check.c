@@ -5,7 +5,6 @@
  *
  *   device.arch          "host" or sm_<digits>[<letter>] (it names plot files)
  *   device.name          printable ASCII without '"' or '\' (plot titles, captions)
- *   device.sm_count      an integer in [0, 100000]
  *   any "program", "candidate" or "incumbent" string, and the strings of any "programs" array,
  *                        outside meta.protocol (which the protocol parser checks): a program
  *                        name, 1 to 255 characters of [A-Za-z0-9_.:/+@=,-] (gnuplot text, tables)
@@ -20,7 +19,6 @@
 #include "protocol.h"
 #include "results_read.h"
 
-#define MAX_SM_COUNT        100000
 #define MAX_NAME            255
 
 typedef struct checker {
@@ -42,27 +40,6 @@ static gq_status bad(checker *c, const char *jpath, const json_t *v, const char 
 	gq_json_describe(v, found, sizeof(found));
 	return gq_error_set_path(c->err, GQ_ERR_INPUT, where, jpath, "expected %s, found %s",
 	                         expected, found);
-}
-
-static void child(char *buf, size_t size, const char *parent, const char *key)
-{
-	snprintf(buf, size, "%s", parent);
-	gq_jsonpos_append_key(buf, size, key);
-}
-
-/* obj[key] an integer in [lo, hi]; a missing key is an error only when required. */
-static gq_status check_int(checker *c, const char *parent, const json_t *obj, const char *key,
-                           long long lo, long long hi, int required)
-{
-	const json_t *v = json_object_get(obj, key);
-	if (!v && !required)
-		return GQ_OK;
-	if (json_is_integer(v) && json_integer_value(v) >= lo && json_integer_value(v) <= hi)
-		return GQ_OK;
-	char jpath[512], expected[96];
-	child(jpath, sizeof(jpath), parent, key);
-	snprintf(expected, sizeof(expected), "an integer from %lld to %lld", lo, hi);
-	return bad(c, jpath, v, expected);
 }
 
 static int is_program_name(const char *s)
@@ -113,7 +90,7 @@ static gq_status check_device(checker *c, const json_t *dev)
 		return bad(
 		    c, "$.device.name", name,
 		    "a device name of at most 255 printable characters without '\"' or '\\'");
-	return check_int(c, "$.device", dev, "sm_count", 0, MAX_SM_COUNT, 0);
+	return GQ_OK;
 }
 
 /* Every program name under v (at jpath): strings of the keys "program", "candidate" and

@@ -67,15 +67,15 @@ static gq_status check_schema(const gq_doc_kind *kind, const json_t *doc, const 
 }
 
 gq_status gq_document_load(const char *path, const gq_doc_kind *kind, json_t **doc,
-                           gq_error *err)
+                           const gq_doc_kind **kind_out, gq_error *err)
 {
 	json_error_t jerr;
 	size_t size = 0;
 	*doc = NULL;
 	char *text = gq_json_read_text(path, &size, &jerr);
 	if (!text)
-		return gq_error_set(err, GQ_ERR_INPUT, path, "cannot read the %s: %s", kind->noun,
-		                    jerr.text);
+		return gq_error_set(err, GQ_ERR_INPUT, path, "cannot read the %s: %s",
+		                    kind ? kind->noun : "file", jerr.text);
 	*doc = json_loadb(text, size, JSON_REJECT_DUPLICATES, &jerr);
 	if (!*doc) {
 		char where[300];
@@ -83,6 +83,11 @@ gq_status gq_document_load(const char *path, const gq_doc_kind *kind, json_t **d
 		free(text);
 		return gq_error_set(err, GQ_ERR_INPUT, where, "not valid JSON: %s", jerr.text);
 	}
+	if (!kind)
+		kind = !strcmp(gq_json_str(*doc, "kind"), gq_doc_bench.kind) ? &gq_doc_bench
+		                                                               : &gq_doc_results;
+	if (kind_out)
+		*kind_out = kind;
 	const json_t *fv = json_object_get(*doc, "format_version");
 	char why[300] = "";
 	if (!json_is_object(*doc) || strcmp(gq_json_str(*doc, "kind"), kind->kind) != 0)
@@ -114,7 +119,7 @@ gq_status gq_document_load(const char *path, const gq_doc_kind *kind, json_t **d
 
 gq_status gq_results_load(const char *path, json_t **doc, gq_error *err)
 {
-	return gq_document_load(path, &gq_doc_results, doc, err);
+	return gq_document_load(path, &gq_doc_results, doc, NULL, err);
 }
 
 gq_status gq_results_protocol(const json_t *doc, const char *path, gq_protocol *proto,

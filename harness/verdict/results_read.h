@@ -42,13 +42,15 @@ extern const size_t gq_embedded_results_schema_size;
 extern const char gq_embedded_bench_schema[];
 extern const size_t gq_embedded_bench_schema_size;
 
-/* Load and check a document of the given kind (plain or .json.gz); *doc is a new reference. The
- * one reading layer of every file gemmq reads back: JSON syntax, kind and format_version, then
- * every type, required key, enum and bound of its schema, then the grammar of every field that a
- * reader turns into a file name, script text, loop bound or sum (gq_results_check). Each error
- * names file:line:column, the JSON path, what was expected and what was found. */
+/* Load and check a document of the given kind (plain or .json.gz); *doc is a new reference. With
+ * kind NULL the document's own "kind" chooses (gemmq-bench, else a results file); *kind_out (may
+ * be NULL) receives the kind used. The one reading layer of every file gemmq reads back: JSON
+ * syntax, kind and format_version, then every type, required key, enum and bound of its schema,
+ * then the grammar of every name that a reader turns into a file name, script text or table row
+ * (gq_results_check). Each error names file:line:column, the JSON path, what was expected and what
+ * was found. */
 gq_status gq_document_load(const char *path, const gq_doc_kind *kind, json_t **doc,
-                           gq_error *err);
+                           const gq_doc_kind **kind_out, gq_error *err);
 
 /* gq_document_load of a results file (gq_doc_results). */
 gq_status gq_results_load(const char *path, json_t **doc, gq_error *err);

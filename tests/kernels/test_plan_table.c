@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "device.h"
+#include "results_read.h"
 #include "jsonfile.h"
 #include "plan.h"
 
@@ -98,20 +98,10 @@ static const char *dtype_name(gq_dtype d)
 	return d == GQ_DTYPE_BF16 ? "bf16" : (d == GQ_DTYPE_FP32 ? "fp32" : "?");
 }
 
-static void part_of(const json_t *doc, char *buf, size_t size)
-{
-	const json_t *dev = json_object_get(doc, "device");
-	const char *backend = json_string_value(json_object_get(dev, "backend"));
-	const char *arch = json_string_value(json_object_get(dev, "arch"));
-	const char *name = json_string_value(json_object_get(dev, "name"));
-	gq_part_key(name ? name : "", backend && !strcmp(backend, "host") ? "host" : arch ? arch : "",
-	            (int)json_integer_value(json_object_get(dev, "sm_count")), buf, size);
-}
-
 static int same_part(const gq_route *r, const json_t *doc)
 {
 	char key[200];
-	part_of(doc, key, sizeof(key));
+	gq_results_part_key(doc, key, sizeof(key));
 	return strcmp(key, r->part) == 0;
 }
 
@@ -232,7 +222,7 @@ int main(void)
 	snprintf(keys[nkeys++], sizeof(keys[0]), "h200-sm_90-132sm");
 	for (int f = 0; f < count; f++) {
 		char key[200];
-		part_of(files[f].doc, key, sizeof(key));
+		gq_results_part_key(files[f].doc, key, sizeof(key));
 		int seen = 0;
 		for (int k = 0; k < nkeys; k++)
 			seen |= !strcmp(keys[k], key);
