@@ -6,7 +6,8 @@
 # verdicts; without them each must refuse it for that reason (exit 2), which shows it was read.
 # A bench file (kind gemmq-bench) goes through bench --render. Each must exit as said and write
 # something. Files of other kinds (the calibration summary) are listed and not read by these
-# commands.
+# commands. And kernels/plan_table.c is what `gemmq plan --format c` makes of every part's
+# committed k1_wgrad.json.gz.
 set -u
 gemmq=$1 src=$2
 tmp=$(mktemp -d /tmp/gemmq-e2e-committed-XXXXXX)
@@ -65,6 +66,16 @@ while IFS= read -r file; do
   *) echo "note: $rel is not a results or bench file; the report commands do not read it" ;;
   esac
 done < <(find "$src/results" -name '*.json' -o -name '*.json.gz' | sort)
+
+# The planner table is what plan makes of every part's committed k1_wgrad qualification.
+(cd "$src/results" && "$gemmq" plan --format c $(ls */k1_wgrad.json.gz | sort) -o "$tmp/plan_table.c") ||
+  say_fail "gemmq plan over the committed k1_wgrad files failed"
+if cmp -s "$tmp/plan_table.c" "$src/kernels/plan_table.c"; then
+  echo "ok: kernels/plan_table.c = gemmq plan --format c of $(cd "$src/results" && ls */k1_wgrad.json.gz | sort | tr '\n' ' ')"
+else
+  say_fail "kernels/plan_table.c is not what gemmq plan makes of the committed k1_wgrad files:"
+  diff -u "$src/kernels/plan_table.c" "$tmp/plan_table.c" | head -20
+fi
 
 [ "$results" -gt 0 ] || say_fail "no committed results file found under $src/results"
 [ "$benches" -gt 0 ] || say_fail "no committed bench file found under $src/results"
