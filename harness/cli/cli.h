@@ -5,6 +5,8 @@
 #ifndef GQ_CLI_H
 #define GQ_CLI_H
 
+#include <jansson.h>
+
 #include "cmdline.h"
 #include "status.h"
 
@@ -27,6 +29,12 @@ struct gq_device;
 gq_status gq_cli_load_protocol(const char *path, const struct gq_device *dev,
                                const char *const *programs, int count, struct gq_protocol *proto,
                                gq_error *err);
+
+/* Print gemmq qualify's summary line of a results document (verdict counts, A/A band, file);
+ * scope follows the point count ("" or " in this shard"). Returns the number of points whose
+ * verdict is error or inaccurate. */
+int gq_cli_qualify_summary(const char *name, int points, const char *scope, const json_t *doc,
+                           const char *output);
 
 #ifdef __cplusplus
 }

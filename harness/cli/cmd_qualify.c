@@ -25,6 +25,7 @@
 #include "clocks.h"
 #include "commands.h"
 #include "device.h"
+#include "devices.h"
 #include "protocol.h"
 #include "registry.h"
 #include "results.h"
@@ -34,8 +35,8 @@
 #include "verdict.h"
 
 static const char usage_qualify[] =
-    "usage: gemmq qualify [PROTOCOL] [--device N|host] [-o FILE] [--force] [--shard I/N]\n"
-    "                     [--raw-dir DIR] [-q]\n"
+    "usage: gemmq qualify [PROTOCOL] [--device N|host | --devices LIST|all] [-o FILE] [--force]\n"
+    "                     [--shard I/N] [--raw-dir DIR] [-q]\n"
     "\n"
     "Qualify the protocol's candidate against its incumbent: accuracy of every program at every\n"
     "point (gemmq accuracy), then timing of every arm in worker processes (gemmq time), then a\n"
@@ -49,10 +50,18 @@ static const char usage_qualify[] =
     "measured twice (the timing samples wait in the timing folder until the run is complete).\n"
     "\n"
     "  --device N|host   CUDA device ordinal, or the host backend (default: 0)\n"
+    "  --devices LIST|all  one shard per device, all at once, merged into FILE: 'all' (every\n"
+    "                    CUDA device; they must be of one part), ordinals '0,1,2,3', or\n"
+    "                    'host:0,host:1' (host backend). Each shard is a gemmq qualify --shard\n"
+    "                    process of its own on its device and its own block of CPUs; its file\n"
+    "                    and log are in FILE without .json plus .shards/. Run the command again\n"
+    "                    to resume every shard. A shard that fails does not stop the others:\n"
+    "                    the points it left are error in FILE until a resumed run measures them\n"
     "  -o, --output FILE results file (default: results/<protocol name>-<device>.json, with\n"
     "                    -shard<I>of<N> before .json for a shard)\n"
     "  --force           measure every point again, ignoring the results file and timing folder\n"
-    "  --shard I/N       measure only the points whose index is I modulo N (0 <= I < N); join\n"
+    "  --shard I/N       measure only shard I of N (0 <= I < N): points are given to shards by\n"
+    "                    their expected cost, largest first, to the least loaded shard; join\n"
     "                    the shards' files with gemmq merge\n"
     "  --raw-dir DIR     the timing folder (default: FILE without .json, plus .timing); kept\n"
     "                    after the run when given\n"
@@ -68,6 +77,7 @@ typedef struct qctx {
 	const gq_device *dev;
 	const char *output;
 	int shard_index, shard_count;
+	int *owner;          /* owner[i]: the shard of point i (gq_protocol_shard_assign) */
 	int quiet;
 	gq_accuracy_run acc;
 	gq_accuracy_run sub; /* the wanted pending points, as gq_accuracy_execute sees them */
@@ -90,6 +100,7 @@ static json_t *build(qctx *q, gq_error *err)
 		json_t *sh = json_object();
 		json_object_set_new(sh, "index", json_integer(q->shard_index));
 		json_object_set_new(sh, "count", json_integer(q->shard_count));
+		json_object_set_new(sh, "assign", json_string("cost"));
 		json_object_set_new(m, "shard", sh);
 	}
 	if (q->resumed)
@@ -145,7 +156,7 @@ static gq_status on_point(void *user, const gq_accuracy_run *run, int index, gq_
 
 static int wanted_point(const qctx *q, int i)
 {
-	return q->shard_count <= 1 || i % q->shard_count == q->shard_index;
+	return q->shard_count <= 1 || q->owner[i] == q->shard_index;
 }
 
 /* The wanted points whose accuracy is pending, as a run of their own that shares the records. */
@@ -217,6 +228,13 @@ static gq_status check_existing(const qctx *q, const json_t *doc, gq_error *err)
 		    err, GQ_ERR_INPUT, q->output,
 		    "holds shard %d/%d of the protocol, not %d/%d: choose another -o", index, count,
 		    want_index, want_count);
+	const char *assign = json_string_value(json_object_get(shard, "assign"));
+	if (count > 1 && (!assign || strcmp(assign, "cost") != 0))
+		return gq_error_set(
+		    err, GQ_ERR_INPUT, q->output,
+		    "holds shard %d/%d with its points assigned %s, not by cost as this gemmq "
+		    "assigns them: choose another -o, or --force to start over",
+		    index, count, assign ? assign : "modulo (an older gemmq)");
 	return GQ_OK;
 }
 
@@ -242,7 +260,7 @@ static int file_exists(const char *path)
 }
 
 typedef struct opts {
-	const char *spec, *output, *raw_dir, *protocol;
+	const char *spec, *output, *raw_dir, *protocol, *devices;
 	int force, quiet, shard_index, shard_count;
 } opts;
 
@@ -252,7 +270,8 @@ static int parse_opts(int argc, char **argv, opts *o)
 	    {"device", required_argument, NULL, 'd'},  {"output", required_argument, NULL, 'o'},
 	    {"force", no_argument, NULL, 'f'},         {"shard", required_argument, NULL, 's'},
 	    {"raw-dir", required_argument, NULL, 'r'}, {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+	    {"devices", required_argument, NULL, 'D'}, {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0}};
 	memset(o, 0, sizeof(*o));
 	o->shard_count = 1;
 	int c;
@@ -273,6 +292,8 @@ static int parse_opts(int argc, char **argv, opts *o)
 			o->raw_dir = optarg;
 		else if (c == 'q')
 			o->quiet = 1;
+		else if (c == 'D')
+			o->devices = optarg;
 		else if (c == 'h') {
 			fputs(usage_qualify, stdout);
 			return -1;
@@ -283,6 +304,10 @@ static int parse_opts(int argc, char **argv, opts *o)
 		return gq_cmdline_usage_error("qualify", usage_qualify,
 		                              "give one protocol (got '%s' too)", argv[optind + 1]);
 	o->protocol = optind < argc ? argv[optind] : NULL;
+	if (o->devices && (o->spec || o->shard_count > 1 || o->raw_dir))
+		return gq_cmdline_usage_error("qualify", usage_qualify, "%s",
+		                              "--devices runs one shard per device itself: give it "
+		                              "without --device, --shard or --raw-dir");
 	return GQ_EXIT_OK;
 }
 
@@ -336,35 +361,80 @@ static gq_status resume(qctx *q, const opts *o, const char *raw_dir, json_t **ol
 	return s;
 }
 
-static void summarize(const qctx *q, const json_t *doc, int *failures)
+int gq_cli_qualify_summary(const char *name, int points, const char *scope, const json_t *doc,
+                           const char *output)
 {
 	const json_t *c = json_object_get(json_object_get(doc, "qualification"), "counts");
 	const json_t *band = json_object_get(json_object_get(doc, "timing"), "aa_band");
 	json_int_t n[GQ_VERDICT_COUNT] = {0};
 	for (int k = GQ_VERDICT_QUALIFIED; k < GQ_VERDICT_COUNT; k++)
 		n[k] = json_integer_value(json_object_get(c, gq_verdict_name((gq_verdict_kind)k)));
-	*failures = (int)(n[GQ_VERDICT_ERROR] + n[GQ_VERDICT_INACCURATE]);
 	printf("gemmq qualify: %s: %d points%s: %lld qualified, %lld inconclusive, %lld slower, "
 	       "%lld inaccurate, %lld error, %lld pending, %lld without candidate; %lld in "
 	       "disclosed zones; A/A band [%.4f, %.4f]; results: %s\n",
-	       q->proto->name, q->acc_total, q->shard_count > 1 ? " in this shard" : "",
-	       (long long)n[GQ_VERDICT_QUALIFIED], (long long)n[GQ_VERDICT_INCONCLUSIVE],
-	       (long long)n[GQ_VERDICT_SLOWER], (long long)n[GQ_VERDICT_INACCURATE],
-	       (long long)n[GQ_VERDICT_ERROR],
+	       name, points, scope, (long long)n[GQ_VERDICT_QUALIFIED],
+	       (long long)n[GQ_VERDICT_INCONCLUSIVE], (long long)n[GQ_VERDICT_SLOWER],
+	       (long long)n[GQ_VERDICT_INACCURATE], (long long)n[GQ_VERDICT_ERROR],
 	       (long long)json_integer_value(json_object_get(c, "pending")),
 	       (long long)json_integer_value(json_object_get(c, "no_candidate")),
 	       (long long)json_integer_value(json_object_get(c, "disclosed")),
-	       gq_json_num(band, "lo"), gq_json_num(band, "hi"), q->output);
+	       gq_json_num(band, "lo"), gq_json_num(band, "hi"), output);
+	return (int)(n[GQ_VERDICT_ERROR] + n[GQ_VERDICT_INACCURATE]);
 }
 
 static void qctx_free(qctx *q)
 {
 	free(q->sub.points);
 	free(q->sub_map);
+	free(q->owner);
 	gq_accuracy_free(&q->acc);
 	gq_timing_data_free(&q->timing);
 	json_decref(q->kept_timing);
 	json_decref(q->resumed);
+}
+
+/* --devices: the protocol is read here, the shards' processes open the
+ * devices and their programs (this process holds no GPU context while they time). */
+static int run_on_devices(const opts *o, const gq_devices *devs, int full_argc, char **full_argv)
+{
+	gq_error err;
+	gq_error_clear(&err);
+	gq_protocol proto;
+	gq_status s = o->protocol
+	                  ? gq_protocol_load(o->protocol, &proto, &err)
+	              : devs->host
+	                  ? gq_protocol_parse(gq_embedded_smoke_host, gq_embedded_smoke_host_size,
+	                                      "<embedded smoke-host>", &proto, &err)
+	                  : gq_protocol_parse(gq_embedded_smoke, gq_embedded_smoke_size,
+	                                      "<embedded smoke>", &proto, &err);
+	if (s != GQ_OK)
+		return gq_cmdline_error("qualify", &err);
+	char output[4096], shard_dir[4200];
+	if (o->output)
+		snprintf(output, sizeof(output), "%s", o->output);
+	else
+		snprintf(output, sizeof(output), "results/%s-%s-x%d.json", proto.name,
+		         devs->host ? "host" : "gpu", devs->count);
+	size_t n = strlen(output);
+	if (n > 5 && !strcmp(output + n - 5, ".json"))
+		n -= 5;
+	snprintf(shard_dir, sizeof(shard_dir), "%.*s.shards", (int)n, output);
+	if (gq_cmdline_make_parent_dir(output) != 0) {
+		gq_error_set(&err, GQ_ERR_INPUT, output, "cannot create the folder of the results file");
+		gq_protocol_free(&proto);
+		return gq_cmdline_error("qualify", &err);
+	}
+	gq_devices_job job = {.proto = &proto,
+	                      .protocol_path = o->protocol,
+	                      .output = output,
+	                      .shard_dir = shard_dir,
+	                      .force = o->force,
+	                      .quiet = o->quiet,
+	                      .full_argc = full_argc,
+	                      .full_argv = full_argv};
+	int rc = gq_devices_run(&job, devs);
+	gq_protocol_free(&proto);
+	return rc;
 }
 
 int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
@@ -378,6 +448,11 @@ int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
 	meta.started_monotonic = gq_cmdline_now();
 	gq_error err;
 	gq_error_clear(&err);
+	gq_devices devs;
+	if (o.devices && gq_devices_parse(o.devices, &devs, &err) != GQ_OK)
+		return gq_cmdline_error("qualify", &err);
+	if (o.devices) /* one device too: its shard is then the whole protocol */
+		return run_on_devices(&o, &devs, full_argc, full_argv);
 	gq_device dev;
 	if (gq_device_open(o.spec, &dev, &err) != GQ_OK)
 		return gq_cmdline_error("qualify", &err);
@@ -418,7 +493,11 @@ int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
 	          .shard_count = o.shard_count,
 	          .quiet = o.quiet,
 	          .start = gq_cmdline_now()};
-	s = gq_accuracy_init(&proto, NULL, 0, &q.acc, &err);
+	q.owner = calloc((size_t)(proto.point_count ? proto.point_count : 1), sizeof(int));
+	s = q.owner ? gq_protocol_shard_assign(&proto, o.shard_count, q.owner, &err)
+	            : gq_error_set(&err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	if (s == GQ_OK)
+		s = gq_accuracy_init(&proto, NULL, 0, &q.acc, &err);
 	if (s == GQ_OK)
 		s = gq_timing_data_init(&q.timing, &proto, dev.is_host, &err);
 	json_t *old = NULL;
@@ -505,7 +584,9 @@ int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
 	gq_status ws = doc ? gq_results_write(doc, output, &werr) : werr.status;
 	int failures = 0;
 	if (doc)
-		summarize(&q, doc, &failures);
+		failures = gq_cli_qualify_summary(proto.name, q.acc_total,
+		                                  o.shard_count > 1 ? " in this shard" : "", doc,
+		                                  output);
 	json_decref(doc);
 	if (q.complete && ws == GQ_OK && !o.raw_dir)
 		gq_time_run_remove(raw_dir);

@@ -153,6 +153,16 @@ int gq_protocol_has_group_candidates(const gq_protocol *proto);
 /* The budget that judges a point of this protocol. */
 void gq_protocol_budget(const gq_protocol *proto, const gq_problem *p, gq_budget *out);
 
+/* A rough estimate of the wall time of point `point` in seconds (accuracy with its FP64
+ * reference, and timing), for balancing shards only; protocol_shard.c states the model. */
+double gq_protocol_point_cost(const gq_protocol *proto, int point);
+
+/* Assign every point to one of `count` shards, balancing gq_protocol_point_cost by
+ * longest-processing-time-first: owner[i] (proto->point_count entries) receives point i's
+ * shard. Deterministic: the same protocol and count give the same assignment. */
+gq_status gq_protocol_shard_assign(const gq_protocol *proto, int count, int *owner,
+                                   gq_error *err);
+
 /* The embedded protocols, compiled from protocols/smoke.json and protocols/smoke-host.json. */
 extern const char gq_embedded_smoke[];
 extern const size_t gq_embedded_smoke_size;

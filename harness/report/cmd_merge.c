@@ -417,6 +417,17 @@ static gq_status merge(json_t **docs, char **paths, int n, int full_argc, char *
 	return GQ_OK;
 }
 
+gq_status gq_report_merge(json_t **docs, char **paths, int n, int full_argc, char **full_argv,
+                          json_t **out, int *duplicates, gq_error *err)
+{
+	*out = NULL;
+	*duplicates = 0;
+	if (n < 1)
+		return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE, "no results file to merge");
+	gq_status s = check_same(docs, paths, n, err);
+	return s == GQ_OK ? merge(docs, paths, n, full_argc, full_argv, out, duplicates, err) : s;
+}
+
 int gq_cmd_merge(int argc, char **argv, int full_argc, char **full_argv)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
@@ -451,12 +462,10 @@ int gq_cmd_merge(int argc, char **argv, int full_argc, char **full_argv)
 	gq_status s = docs ? GQ_OK : gq_error_set(&err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 	for (int f = 0; f < n && s == GQ_OK; f++)
 		s = gq_results_load(paths[f], &docs[f], &err);
-	if (s == GQ_OK)
-		s = check_same(docs, paths, n, &err);
 	json_t *doc = NULL;
 	int duplicates = 0;
 	if (s == GQ_OK)
-		s = merge(docs, paths, n, full_argc, full_argv, &doc, &duplicates, &err);
+		s = gq_report_merge(docs, paths, n, full_argc, full_argv, &doc, &duplicates, &err);
 	if (s == GQ_OK && gq_cmdline_make_parent_dir(output) != 0)
 		s = gq_error_set(&err, GQ_ERR_INPUT, output,
 		                 "cannot create the folder of the file");

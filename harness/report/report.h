@@ -9,6 +9,10 @@
 #ifndef GQ_REPORT_H
 #define GQ_REPORT_H
 
+#include <jansson.h>
+
+#include "status.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -18,6 +22,13 @@ int gq_cmd_table(int argc, char **argv);
 int gq_cmd_plot(int argc, char **argv);
 int gq_cmd_compare(int argc, char **argv);
 int gq_cmd_merge(int argc, char **argv, int full_argc, char **full_argv);
+
+/* What gq_cmd_merge writes, as a document: docs[0..n-1], read from paths[], must hold one
+ * protocol measured on one part (else GQ_ERR_INPUT naming the file); each point is taken from
+ * the first file that finished it, and the A/A band, summaries and verdicts are recomputed over
+ * the whole. *duplicates counts points finished in more than one file. The caller owns *out. */
+gq_status gq_report_merge(json_t **docs, char **paths, int n, int full_argc, char **full_argv,
+                          json_t **out, int *duplicates, gq_error *err);
 
 #ifdef __cplusplus
 }

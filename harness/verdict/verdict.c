@@ -396,17 +396,25 @@ static json_t *judge_point(const json_t *point, const json_t *tp, const json_t *
 		*no_candidate = 1;
 		return json_null();
 	}
-	if (!json_is_true(json_object_get(acc, "done")) ||
-	    !strcmp(str(cand, "status"), "pending") || !timing || !tp ||
-	    !strcmp(str(tp, "status"), "pending"))
+	const int unfinished = !json_is_true(json_object_get(acc, "done")) ||
+	                       !strcmp(str(cand, "status"), "pending") || !timing || !tp ||
+	                       !strcmp(str(tp, "status"), "pending");
+	const json_t *lost = json_object_get(point, "lost");
+	if (unfinished && !lost)
 		return json_null();
 	judged j = {.kind = GQ_VERDICT_QUALIFIED, .reasons = json_array()};
-	judge_accuracy(&j, point, cand);
 	int pending = 0;
-	json_t *seed = json_integer((json_int_t)timing_seed);
-	judge_timing(&j, tp, json_object_get(timing, "method"), d, op_region, step_region, seed,
-	             &pending);
-	json_decref(seed);
+	if (unfinished) { /* its shard's device failed before measuring it (gemmq qualify --devices) */
+		add_reason(&j, GQ_VERDICT_ERROR, "device", "error", NULL, NULL, NULL, NULL, NAN, NAN,
+		           NAN, NAN, "not measured: shard %s on device %s failed: %s",
+		           str(lost, "shard"), str(lost, "device"), str(lost, "message"));
+	} else {
+		judge_accuracy(&j, point, cand);
+		json_t *seed = json_integer((json_int_t)timing_seed);
+		judge_timing(&j, tp, json_object_get(timing, "method"), d, op_region, step_region,
+		             seed, &pending);
+		json_decref(seed);
+	}
 	if (pending) {
 		json_decref(j.reasons);
 		return json_null();
