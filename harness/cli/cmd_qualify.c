@@ -238,21 +238,6 @@ static gq_status check_existing(const qctx *q, const json_t *doc, gq_error *err)
 	return GQ_OK;
 }
 
-static int parse_shard(const char *arg, int *index, int *count)
-{
-	char *end = NULL;
-	long i = strtol(arg, &end, 10);
-	if (end == arg || *end != '/')
-		return -1;
-	const char *rest = end + 1;
-	long n = strtol(rest, &end, 10);
-	if (end == rest || *end || n < 1 || n > 100000 || i < 0 || i >= n)
-		return -1;
-	*index = (int)i;
-	*count = (int)n;
-	return 0;
-}
-
 static int file_exists(const char *path)
 {
 	struct stat st;
@@ -284,7 +269,7 @@ static int parse_opts(int argc, char **argv, opts *o)
 		else if (c == 'f')
 			o->force = 1;
 		else if (c == 's') {
-			if (parse_shard(optarg, &o->shard_index, &o->shard_count) != 0)
+			if (gq_devices_parse_shard(optarg, &o->shard_index, &o->shard_count) != 0)
 				return gq_cmdline_usage_error(
 				        "qualify", usage_qualify,
 				        "--shard wants I/N with 0 <= I < N (got '%s')", optarg);
@@ -393,50 +378,6 @@ static void qctx_free(qctx *q)
 	json_decref(q->resumed);
 }
 
-/* --devices: the protocol is read here, the shards' processes open the
- * devices and their programs (this process holds no GPU context while they time). */
-static int run_on_devices(const opts *o, const gq_devices *devs, int full_argc, char **full_argv)
-{
-	gq_error err;
-	gq_error_clear(&err);
-	gq_protocol proto;
-	gq_status s = o->protocol
-	                  ? gq_protocol_load(o->protocol, &proto, &err)
-	              : devs->host
-	                  ? gq_protocol_parse(gq_embedded_smoke_host, gq_embedded_smoke_host_size,
-	                                      "<embedded smoke-host>", &proto, &err)
-	                  : gq_protocol_parse(gq_embedded_smoke, gq_embedded_smoke_size,
-	                                      "<embedded smoke>", &proto, &err);
-	if (s != GQ_OK)
-		return gq_cmdline_error("qualify", &err);
-	char output[4096], shard_dir[4200];
-	if (o->output)
-		snprintf(output, sizeof(output), "%s", o->output);
-	else
-		snprintf(output, sizeof(output), "results/%s-%s-x%d.json", proto.name,
-		         devs->host ? "host" : "gpu", devs->count);
-	size_t n = strlen(output);
-	if (n > 5 && !strcmp(output + n - 5, ".json"))
-		n -= 5;
-	snprintf(shard_dir, sizeof(shard_dir), "%.*s.shards", (int)n, output);
-	if (gq_cmdline_make_parent_dir(output) != 0) {
-		gq_error_set(&err, GQ_ERR_INPUT, output, "cannot create the folder of the results file");
-		gq_protocol_free(&proto);
-		return gq_cmdline_error("qualify", &err);
-	}
-	gq_devices_job job = {.proto = &proto,
-	                      .protocol_path = o->protocol,
-	                      .output = output,
-	                      .shard_dir = shard_dir,
-	                      .force = o->force,
-	                      .quiet = o->quiet,
-	                      .full_argc = full_argc,
-	                      .full_argv = full_argv};
-	int rc = gq_devices_run(&job, devs);
-	gq_protocol_free(&proto);
-	return rc;
-}
-
 int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
 {
 	opts o;
@@ -452,7 +393,8 @@ int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
 	if (o.devices && gq_devices_parse(o.devices, &devs, &err) != GQ_OK)
 		return gq_cmdline_error("qualify", &err);
 	if (o.devices) /* one device too: its shard is then the whole protocol */
-		return run_on_devices(&o, &devs, full_argc, full_argv);
+		return gq_devices_main("qualify", o.protocol, o.output, o.force, o.quiet, NULL, 0,
+		                       &devs, full_argc, full_argv);
 	gq_device dev;
 	if (gq_device_open(o.spec, &dev, &err) != GQ_OK)
 		return gq_cmdline_error("qualify", &err);

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "clocks.h"
 #include "device.h"
+#include "devices.h"
 #include "protocol.h"
 #include "registry.h"
 #include "results.h"
@@ -24,7 +25,8 @@
 #include "timing_results.h"
 
 static const char usage_time[] =
-    "usage: gemmq time [PROTOCOL] [--device N|host] [-o FILE] [--raw-dir DIR] [-q]\n"
+    "usage: gemmq time [PROTOCOL] [--device N|host | --devices LIST|all] [-o FILE] [--shard I/N]\n"
+    "                  [--raw-dir DIR] [-q]\n"
     "\n"
     "Time every arm of every point of PROTOCOL: incumbent, candidate, twin (the incumbent\n"
     "prepared again, for the A/A band) and sota (the fastest of cublas:default and cuBLASLt's\n"
@@ -39,6 +41,12 @@ static const char usage_time[] =
     "  --device N|host   CUDA device ordinal, or the host backend (default: 0)\n"
     "  -o, --output FILE results file (default: results/<protocol name>-time-<device>.json),\n"
     "                    written atomically after every worker\n"
+    "  --devices LIST|all  one shard per device, all at once, merged into FILE (as gemmq qualify\n"
+    "                    --devices: 'all', '0,1,2,3' or 'host:0,host:1'); the shards' files and\n"
+    "                    logs are in FILE without .json plus .shards/, and a finished shard is\n"
+    "                    kept when the same command runs again\n"
+    "  --shard I/N       time only shard I of N (points given to shards by expected cost, as\n"
+    "                    gemmq qualify --shard); join the files with gemmq merge\n"
     "  --raw-dir DIR     keep each worker's raw samples (JSON Lines) and log in DIR (default: a\n"
     "                    temporary folder, removed at the end)\n"
     "  -q, --quiet       no progress on stderr\n"
@@ -57,12 +65,20 @@ typedef struct run_ctx {
 	const char *output;
 	gq_timing_data data;
 	gq_accuracy_run acc; /* the points, accuracy pending: what gq_results_build reads */
+	int shard_index, shard_count;
 } run_ctx;
 
 static gq_status save(run_ctx *ctx, int complete, gq_error *err)
 {
 	json_t *doc = gq_results_build(ctx->meta, ctx->proto, ctx->dev, &ctx->acc, complete);
 	json_object_set_new(doc, "timing", gq_timing_results_json(&ctx->data, NULL));
+	if (ctx->shard_count > 1) {
+		json_t *sh = json_object();
+		json_object_set_new(sh, "index", json_integer(ctx->shard_index));
+		json_object_set_new(sh, "count", json_integer(ctx->shard_count));
+		json_object_set_new(sh, "assign", json_string("cost"));
+		json_object_set_new(json_object_get(doc, "meta"), "shard", sh);
+	}
 	gq_status s = gq_results_write(doc, ctx->output, err);
 	json_decref(doc);
 	return s;
@@ -93,9 +109,10 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 	static const struct option opts[] = {
 	    {"device", required_argument, NULL, 'd'},  {"output", required_argument, NULL, 'o'},
 	    {"raw-dir", required_argument, NULL, 'r'}, {"quiet", no_argument, NULL, 'q'},
+	    {"shard", required_argument, NULL, 's'},   {"devices", required_argument, NULL, 'D'},
 	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
-	const char *spec = NULL, *output = NULL, *raw_dir = NULL;
-	int quiet = 0, c;
+	const char *spec = NULL, *output = NULL, *raw_dir = NULL, *devices = NULL;
+	int quiet = 0, c, shard_index = 0, shard_count = 1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:o:qh", opts, NULL)) != -1) {
 		if (c == 'd')
@@ -104,6 +121,14 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 			output = optarg;
 		else if (c == 'r')
 			raw_dir = optarg;
+		else if (c == 'D')
+			devices = optarg;
+		else if (c == 's') {
+			if (gq_devices_parse_shard(optarg, &shard_index, &shard_count) != 0)
+				return gq_cmdline_usage_error(
+				    "time", usage_time, "--shard wants I/N with 0 <= I < N (got '%s')",
+				    optarg);
+		}
 		else if (c == 'q')
 			quiet = 1;
 		else if (c == 'h') {
@@ -115,6 +140,19 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 	if (argc - optind > 1)
 		return gq_cmdline_usage_error("time", usage_time, "give one protocol (got '%s' too)",
 		                              argv[optind + 1]);
+	if (devices && (spec || shard_count > 1 || raw_dir))
+		return gq_cmdline_usage_error("time", usage_time, "%s",
+		                              "--devices runs one shard per device itself: give it "
+		                              "without --device, --shard or --raw-dir");
+	if (devices) {
+		gq_devices devs;
+		gq_error derr;
+		gq_error_clear(&derr);
+		if (gq_devices_parse(devices, &devs, &derr) != GQ_OK)
+			return gq_cmdline_error("time", &derr);
+		return gq_devices_main("time", optind < argc ? argv[optind] : NULL, output, 0, quiet,
+		                       NULL, 0, &devs, full_argc, full_argv);
+	}
 	gq_run_meta meta = {.command = "time", .argc = full_argc, .argv = full_argv};
 	gq_results_now(meta.started);
 	meta.started_monotonic = gq_cmdline_now();
@@ -165,17 +203,40 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 			return gq_cmdline_error("time", &err);
 		}
 	}
-	run_ctx ctx = {.meta = &meta, .proto = &proto, .dev = &dev, .output = output};
-	s = gq_time_run_write_protocol(dir, &proto, &err);
+	run_ctx ctx = {.meta = &meta,
+	               .proto = &proto,
+	               .dev = &dev,
+	               .output = output,
+	               .shard_index = shard_index,
+	               .shard_count = shard_count};
+	/* the points of this shard (all without --shard) */
+	int *owner = calloc((size_t)(proto.point_count ? proto.point_count : 1), sizeof(int));
+	unsigned char *wanted = calloc((size_t)(proto.point_count ? proto.point_count : 1), 1);
+	if (!owner || !wanted)
+		s = gq_error_set(&err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	else
+		s = gq_protocol_shard_assign(&proto, shard_count, owner, &err);
+	for (int i = 0; s == GQ_OK && i < proto.point_count; i++)
+		wanted[i] = owner[i] == shard_index;
+	free(owner);
+	if (s != GQ_OK) {
+		free(wanted);
+		gq_protocol_free(&proto);
+		return gq_cmdline_error("time", &err);
+	}
+	if (s == GQ_OK)
+		s = gq_time_run_write_protocol(dir, &proto, &err);
 	if (s == GQ_OK)
 		s = gq_timing_data_init(&ctx.data, &proto, dev.is_host, &err);
 	if (s == GQ_OK)
 		s = gq_accuracy_init(&proto, NULL, 0, &ctx.acc, &err);
 	if (s != GQ_OK) {
+		free(wanted);
 		gq_protocol_free(&proto);
 		return gq_cmdline_error("time", &err);
 	}
 	gq_time_run r = {.data = &ctx.data,
+	                 .wanted = wanted,
 	                 .spec = dev.is_host ? "host" : ordinal,
 	                 .dir = dir,
 	                 .quiet = quiet,
@@ -195,7 +256,11 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 	gq_error_clear(&werr);
 	gq_status ws = save(&ctx, s == GQ_OK, &werr);
 	int errors = 0, failures = 0;
+	int timed = 0;
 	for (int i = 0; i < ctx.data.point_count; i++) {
+		if (!wanted[i])
+			continue;
+		timed++;
 		int done = 1;
 		for (int p = 0; p < ctx.data.process_count; p++)
 			done &= gq_timing_data_cell(&ctx.data, i, p)->state == GQ_CELL_DONE;
@@ -205,13 +270,14 @@ int gq_cmd_time(int argc, char **argv, int full_argc, char **full_argv)
 		failures += ctx.data.process[p].failures;
 	gq_timing_band band;
 	gq_timing_aa_band(&ctx.data, -1, -1, 0, &band);
-	printf("gemmq time: %s: %d points, %d with errors; %d processes, %d worker failures; A/A "
+	printf("gemmq time: %s: %d points%s, %d with errors; %d processes, %d worker failures; A/A "
 	       "band [%.4f, %.4f] over %d ratios; results: %s\n",
-	       proto.name, ctx.data.point_count, errors, ctx.data.process_count, failures, band.lo,
+	       proto.name, timed, shard_count > 1 ? " in this shard" : "", errors, ctx.data.process_count, failures, band.lo,
 	       band.hi, band.count, output);
 	if (!raw_dir)
 		gq_time_run_remove(dir);
 	gq_clocks_close(r.clocks);
+	free(wanted);
 	gq_timing_data_free(&ctx.data);
 	gq_accuracy_free(&ctx.acc);
 	gq_protocol_free(&proto);

@@ -1,4 +1,4 @@
-/* devices.c: gemmq qualify --devices (see devices.h). */
+/* devices.c: --devices of gemmq qualify, accuracy and time (see devices.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -118,6 +118,7 @@ typedef struct shard {
 	size_t len;
 	char last[1024];    /* its last complete line */
 	char phase[16];     /* starting, accuracy, timing, done, failed */
+	const char *own;    /* the phase of a line "[a/b] ..." of gemmq accuracy or time */
 	int done, total;
 	double eta;         /* its own estimate, seconds; < 0 unknown */
 	double started, ended;
@@ -187,10 +188,10 @@ static int spawn(shard *sh, const gq_devices_job *job, const gq_devices *devs, i
 	char shard_arg[32], threads[16];
 	snprintf(shard_arg, sizeof(shard_arg), "%d/%d", i, devs->count);
 	snprintf(threads, sizeof(threads), "%d", sh->blas_threads);
-	const char *argv[16];
+	const char *argv[16 + GQ_DEVICES_EXTRA_MAX];
 	int a = 0;
 	argv[a++] = "gemmq";
-	argv[a++] = "qualify";
+	argv[a++] = job->command;
 	if (job->protocol_path)
 		argv[a++] = job->protocol_path;
 	argv[a++] = "--device";
@@ -201,6 +202,8 @@ static int spawn(shard *sh, const gq_devices_job *job, const gq_devices *devs, i
 	argv[a++] = sh->file;
 	if (job->force)
 		argv[a++] = "--force";
+	for (int k = 0; k < job->extra_count && k < GQ_DEVICES_EXTRA_MAX; k++)
+		argv[a++] = job->extra[k];
 	argv[a] = NULL;
 	fflush(NULL);
 	pid_t pid = fork();
@@ -217,7 +220,7 @@ static int spawn(shard *sh, const gq_devices_job *job, const gq_devices *devs, i
 		(void)sched_setaffinity(0, sizeof(set), &set);
 		setenv("OPENBLAS_NUM_THREADS", threads, 1);
 		execv("/proc/self/exe", (char *const *)argv);
-		fprintf(stderr, "gemmq qualify --devices: cannot run /proc/self/exe: %s\n",
+		fprintf(stderr, "gemmq %s --devices: cannot run /proc/self/exe: %s\n", job->command,
 		        strerror(errno));
 		_exit(3);
 	}
@@ -225,6 +228,9 @@ static int spawn(shard *sh, const gq_devices_job *job, const gq_devices *devs, i
 	(void)fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
 	sh->pid = pid;
 	sh->fd = fds[0];
+	sh->own = !strcmp(job->command, "accuracy") ? "accuracy"
+	          : !strcmp(job->command, "time")   ? "timing"
+	                                            : NULL;
 	sh->started = gq_cmdline_now();
 	snprintf(sh->phase, sizeof(sh->phase), "starting");
 	sh->eta = -1;
@@ -244,8 +250,11 @@ static void take_line(shard *sh, const char *line)
 		char key[32];
 		snprintf(key, sizeof(key), "%s [", phases[k]);
 		const char *at = strstr(line, key);
+		const char *nums = at ? at + strlen(key) : NULL;
+		if (!nums && sh->own && !strcmp(sh->own, phases[k]) && line[0] == '[')
+			nums = line + 1; /* "[a/b] ..." */
 		int done, total;
-		if (at && sscanf(at + strlen(key), "%d/%d]", &done, &total) == 2) {
+		if (nums && sscanf(nums, "%d/%d]", &done, &total) == 2) {
 			snprintf(sh->phase, sizeof(sh->phase), "%s", phases[k]);
 			sh->done = done;
 			sh->total = total;
@@ -289,10 +298,11 @@ static void drain(shard *sh)
 	}
 }
 
-static void progress(const shard *sh, const gq_devices *devs, double start, int final, int tty)
+static void progress(const char *command, const shard *sh, const gq_devices *devs, double start,
+                     int final, int tty)
 {
 	char line[2048];
-	size_t used = (size_t)snprintf(line, sizeof(line), "gemmq qualify: %d shard%s:", devs->count,
+	size_t used = (size_t)snprintf(line, sizeof(line), "gemmq %s: %d shard%s:", command, devs->count,
 	                               devs->count == 1 ? "" : "s");
 	double eta = 0;
 	int eta_known = 1;
@@ -328,7 +338,8 @@ static void progress(const shard *sh, const gq_devices *devs, double start, int 
 }
 
 /* Record how shard i's process ended. */
-static void ended(shard *sh, int i, int status, const gq_devices *devs, int quiet, int tty)
+static void ended(const char *command, shard *sh, int i, int status, const gq_devices *devs,
+                  int quiet, int tty)
 {
 	sh[i].pid = 0;
 	sh[i].ended = gq_cmdline_now();
@@ -344,15 +355,15 @@ static void ended(shard *sh, int i, int status, const gq_devices *devs, int quie
 	snprintf(sh[i].phase, sizeof(sh[i].phase), "%s", sh[i].failed ? "failed" : "done");
 	if (sh[i].failed && !quiet)
 		fprintf(stderr,
-		        "%sgemmq qualify: shard %d/%d on device %s failed (%s): %s; the other shards "
+		        "%sgemmq %s: shard %d/%d on device %s failed (%s): %s; the other shards "
 		        "go on (log: %s)\n",
-		        tty ? "\r\033[K" : "", i, devs->count, devs->name[i], sh[i].exit, sh[i].last,
+		        tty ? "\r\033[K" : "", command, i, devs->count, devs->name[i], sh[i].exit, sh[i].last,
 		        sh[i].log_path);
 }
 
 /* Wait for every shard, showing where the run stands. A shard's output is read to its end
  * even after its process ended (its timing workers may still hold the pipe a moment). */
-static void watch(shard *sh, const gq_devices *devs, int quiet)
+static void watch(const char *command, shard *sh, const gq_devices *devs, int quiet)
 {
 	const int tty = isatty(STDERR_FILENO);
 	const double start = gq_cmdline_now();
@@ -381,7 +392,7 @@ static void watch(shard *sh, const gq_devices *devs, int quiet)
 			if (sh[i].pid > 0 && waitpid(sh[i].pid, &status, WNOHANG) == sh[i].pid) {
 				if (sh[i].fd >= 0)
 					drain(&sh[i]);
-				ended(sh, i, status, devs, quiet, tty);
+				ended(command, sh, i, status, devs, quiet, tty);
 			}
 			/* its process is gone and what it wrote is read: stop waiting for the pipe */
 			if (sh[i].pid == 0 && sh[i].fd >= 0 && gq_cmdline_now() - sh[i].ended > 5) {
@@ -391,20 +402,12 @@ static void watch(shard *sh, const gq_devices *devs, int quiet)
 		}
 		const double now = gq_cmdline_now();
 		if (!quiet && (tty ? now - shown >= 1 : now - shown >= 15)) {
-			progress(sh, devs, start, 0, tty);
+			progress(command, sh, devs, start, 0, tty);
 			shown = now;
 		}
 	}
 	if (!quiet)
-		progress(sh, devs, start, 1, tty);
-}
-
-static int finished(const json_t *doc, size_t i)
-{
-	const json_t *p = json_array_get(json_object_get(doc, "points"), i);
-	const json_t *tp = gq_results_timing_point(doc, i);
-	return json_is_true(json_object_get(json_object_get(p, "accuracy"), "done")) && tp &&
-	       strcmp(gq_json_str(tp, "status"), "pending") != 0;
+		progress(command, sh, devs, start, 1, tty);
 }
 
 /* Merge what the shards wrote; mark the unfinished points of failed shards; write. */
@@ -435,10 +438,12 @@ static gq_status merge_shards(const gq_devices_job *job, const gq_devices *devs,
 		json_decref(docs[f]);
 	if (s != GQ_OK)
 		return s;
+	json_t *meta = json_object_get(doc, "meta");
+	json_object_set_new(meta, "command", json_string(job->command));
 	json_t *points = json_object_get(doc, "points");
 	for (size_t i = 0; i < json_array_size(points); i++) {
 		const int o = owner[i];
-		if (!sh[o].failed || finished(doc, i))
+		if (!sh[o].failed || gq_report_point_finished(doc, i))
 			continue;
 		json_t *lost = json_object();
 		char shard_name[32];
@@ -450,8 +455,6 @@ static gq_status merge_shards(const gq_devices_job *job, const gq_devices *devs,
 		json_object_set_new(lost, "message", json_string(msg));
 		json_object_set_new(json_array_get(points, i), "lost", lost);
 	}
-	json_t *meta = json_object_get(doc, "meta");
-	json_object_set_new(meta, "command", json_string("qualify"));
 	json_object_set_new(meta, "started", json_string(started));
 	json_object_set_new(meta, "wall_seconds", json_real(gq_cmdline_now() - start));
 	json_t *list = json_array();
@@ -472,7 +475,8 @@ static gq_status merge_shards(const gq_devices_job *job, const gq_devices *devs,
 		json_array_append_new(list, e);
 	}
 	json_object_set_new(meta, "devices", list);
-	s = gq_verdict_apply(doc, &job->proto->decision, job->proto->first_seed, err);
+	if (json_object_get(doc, "qualification"))
+		s = gq_verdict_apply(doc, &job->proto->decision, job->proto->first_seed, err);
 	if (s == GQ_OK)
 		s = gq_results_write(doc, job->output, err);
 	if (s != GQ_OK) {
@@ -481,6 +485,61 @@ static gq_status merge_shards(const gq_devices_job *job, const gq_devices *devs,
 	}
 	*out = doc;
 	return GQ_OK;
+}
+
+/* 1 when an accuracy or time shard's file is finished, of this protocol and shard: kept as it
+ * is (those commands do not resume a file; qualify resumes its own). */
+static int kept(const gq_devices_job *job, const char *file)
+{
+	struct stat st;
+	if (!strcmp(job->command, "qualify") || job->force || stat(file, &st) != 0)
+		return 0;
+	json_t *doc = NULL;
+	gq_error err;
+	gq_error_clear(&err);
+	if (gq_results_load(file, &doc, &err) != GQ_OK)
+		return 0; /* measured again, and overwritten */
+	const json_t *meta = json_object_get(doc, "meta");
+	const int same = json_is_true(json_object_get(meta, "complete")) &&
+	                 !strcmp(gq_json_str(meta, "command"), job->command) &&
+	                 !strcmp(gq_json_str(json_object_get(meta, "protocol"), "sha256"),
+	                         job->proto->sha256);
+	json_decref(doc);
+	return same;
+}
+
+/* The merged run's summary line; returns what makes the run exit 1: points in error or
+ * inaccurate (qualify), programs that failed (accuracy), points in error (time), and lost
+ * points. */
+static int summary(const gq_devices_job *job, const json_t *doc)
+{
+	const json_t *points = json_object_get(doc, "points");
+	int lost = 0;
+	for (size_t i = 0; i < json_array_size(points); i++)
+		lost += json_object_get(json_array_get(points, i), "lost") != NULL;
+	if (!strcmp(job->command, "qualify"))
+		return gq_cli_qualify_summary(job->proto->name, job->proto->point_count, "", doc,
+		                              job->output);
+	const json_t *sum = json_object_get(doc, "summary");
+	if (!strcmp(job->command, "accuracy")) {
+		const json_int_t fail = json_integer_value(json_object_get(sum, "programs_fail")),
+		                 error = json_integer_value(json_object_get(sum, "programs_error"));
+		printf("gemmq accuracy: %s: %lld points done of %lld, %d lost; programs: %lld pass, "
+		       "%lld fail, %lld error, %lld unsupported; results: %s\n",
+		       job->proto->name, json_integer_value(json_object_get(sum, "points_done")),
+		       json_integer_value(json_object_get(sum, "points")), lost,
+		       json_integer_value(json_object_get(sum, "programs_pass")), fail, error,
+		       json_integer_value(json_object_get(sum, "programs_unsupported")), job->output);
+		return (int)(fail + error) + lost;
+	}
+	const json_t *t = json_object_get(json_object_get(doc, "timing"), "summary");
+	const json_t *band = json_object_get(json_object_get(doc, "timing"), "aa_band");
+	const json_int_t errors = json_integer_value(json_object_get(t, "points_error"));
+	printf("gemmq time: %s: %lld points timed, %lld with errors, %d lost; A/A band [%.4f, "
+	       "%.4f]; results: %s\n",
+	       job->proto->name, json_integer_value(json_object_get(t, "points_ok")), errors, lost,
+	       gq_json_num(band, "lo"), gq_json_num(band, "hi"), job->output);
+	return (int)errors + lost;
 }
 
 int gq_devices_run(const gq_devices_job *job, const gq_devices *devs)
@@ -513,13 +572,24 @@ int gq_devices_run(const gq_devices_job *job, const gq_devices *devs)
 		if (!sh[i].log)
 			s = gq_error_set(&err, GQ_ERR_INPUT, sh[i].log_path, "cannot write: %s",
 			                 strerror(errno));
+		if (s == GQ_OK && kept(job, sh[i].file)) { /* a finished accuracy or time shard */
+			snprintf(sh[i].phase, sizeof(sh[i].phase), "done");
+			snprintf(sh[i].exit, sizeof(sh[i].exit), "kept");
+			cpu_block(cpus, ncpu, i, devs->count, &(cpu_set_t){0}, sh[i].cpus,
+			          sizeof(sh[i].cpus), &sh[i].blas_threads);
+			spawned++;
+			if (!job->quiet)
+				fprintf(stderr, "gemmq %s: shard %d/%d: finished earlier, kept: %s\n",
+				        job->command, i, devs->count, sh[i].file);
+			continue;
+		}
 		if (s == GQ_OK)
 			s = spawn(&sh[i], job, devs, i, cpus, ncpu, &err);
 		spawned += s == GQ_OK;
 		if (s == GQ_OK && !job->quiet)
-			fprintf(stderr, "gemmq qualify: shard %d/%d: %d points on device %s, CPUs %s, "
+			fprintf(stderr, "gemmq %s: shard %d/%d: %d points on device %s, CPUs %s, "
 			                "%d BLAS threads -> %s\n",
-			        i, devs->count, sh[i].points, devs->name[i], sh[i].cpus,
+			        job->command, i, devs->count, sh[i].points, devs->name[i], sh[i].cpus,
 			        sh[i].blas_threads, sh[i].file);
 	}
 	if (s != GQ_OK) { /* stop what started: nothing is merged from a run that could not start */
@@ -530,14 +600,13 @@ int gq_devices_run(const gq_devices_job *job, const gq_devices *devs)
 			if (sh[i].pid > 0)
 				waitpid(sh[i].pid, NULL, 0);
 	} else
-		watch(sh, devs, job->quiet);
+		watch(job->command, sh, devs, job->quiet);
 	json_t *doc = NULL;
 	if (s == GQ_OK)
 		s = merge_shards(job, devs, sh, owner, start, started, &doc, &err);
 	int failures = 0;
 	if (doc)
-		failures = gq_cli_qualify_summary(proto->name, proto->point_count, "", doc,
-		                                  job->output);
+		failures = summary(job, doc);
 	json_decref(doc);
 	for (int i = 0; sh && i < devs->count; i++) {
 		if (sh[i].log)
@@ -548,6 +617,73 @@ int gq_devices_run(const gq_devices_job *job, const gq_devices *devs)
 	free(sh);
 	free(owner);
 	if (s != GQ_OK)
-		return gq_cmdline_error("qualify", &err);
+		return gq_cmdline_error(job->command, &err);
 	return failures ? GQ_EXIT_FAILURE : GQ_EXIT_OK;
+}
+
+int gq_devices_parse_shard(const char *arg, int *index, int *count)
+{
+	char *end = NULL;
+	long i = strtol(arg, &end, 10);
+	if (end == arg || *end != '/')
+		return -1;
+	const char *rest = end + 1;
+	long n = strtol(rest, &end, 10);
+	if (end == rest || *end || n < 1 || n > 100000 || i < 0 || i >= n)
+		return -1;
+	*index = (int)i;
+	*count = (int)n;
+	return 0;
+}
+
+int gq_devices_main(const char *command, const char *protocol, const char *output, int force,
+                    int quiet, const char *const *extra, int extra_count,
+                    const gq_devices *devs, int full_argc, char **full_argv)
+{
+	gq_error err;
+	gq_error_clear(&err);
+	if (extra_count > GQ_DEVICES_EXTRA_MAX) {
+		gq_error_set(&err, GQ_ERR_INPUT, "--devices", "at most %d program options",
+		             GQ_DEVICES_EXTRA_MAX / 2);
+		return gq_cmdline_error(command, &err);
+	}
+	gq_protocol proto;
+	gq_status s = protocol ? gq_protocol_load(protocol, &proto, &err)
+	              : devs->host
+	                  ? gq_protocol_parse(gq_embedded_smoke_host, gq_embedded_smoke_host_size,
+	                                      "<embedded smoke-host>", &proto, &err)
+	                  : gq_protocol_parse(gq_embedded_smoke, gq_embedded_smoke_size,
+	                                      "<embedded smoke>", &proto, &err);
+	if (s != GQ_OK)
+		return gq_cmdline_error(command, &err);
+	char out[4096], shard_dir[4200];
+	if (output)
+		snprintf(out, sizeof(out), "%s", output);
+	else
+		snprintf(out, sizeof(out), "results/%s%s-%s-x%d.json", proto.name,
+		         !strcmp(command, "time") ? "-time" : "", devs->host ? "host" : "gpu",
+		         devs->count);
+	size_t n = strlen(out);
+	if (n > 5 && !strcmp(out + n - 5, ".json"))
+		n -= 5;
+	snprintf(shard_dir, sizeof(shard_dir), "%.*s.shards", (int)n, out);
+	if (gq_cmdline_make_parent_dir(out) != 0) {
+		gq_error_set(&err, GQ_ERR_INPUT, out, "cannot create the folder of the results file");
+		gq_protocol_free(&proto);
+		return gq_cmdline_error(command, &err);
+	}
+	gq_devices_job job = {.command = command,
+	                      .proto = &proto,
+	                      .protocol_path = protocol,
+	                      .output = out,
+	                      .shard_dir = shard_dir,
+	                      .force = force,
+	                      .quiet = quiet,
+	                      .extra = extra,
+	                      .extra_count = extra_count,
+	                      .full_argc = full_argc,
+	                      .full_argv = full_argv};
+	int rc = gq_devices_run(&job, devs);
+	gq_protocol_free(&proto);
+	return rc;
 }

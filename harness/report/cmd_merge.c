@@ -3,8 +3,9 @@
  * The files must hold the same protocol (meta.protocol.sha256) measured on the same part
  * (device backend, name, arch and SM count), hence the same points in the same order; anything
  * else is refused as bad input (exit 2). Each point is taken from the first file that finished
- * it (accuracy done and timing settled), else from the first that has its accuracy, else from
- * the first file. The timing section keeps the first timed file's method, joins the processes
+ * it (gq_report_point_finished), else from the first that has its accuracy, else from the first
+ * that has its timing (files of gemmq time), else from the first file. The timing section keeps
+ * the first timed file's method, joins the processes
  * slot by slot (workers, failures and seconds added, runs listed in file order), and recomputes
  * the A/A band and the summaries from the chosen points; the verdicts are decided again over the
  * joined data (the band is the part's, over every shard). meta.merged_from names the inputs.
@@ -41,12 +42,24 @@ static const char usage_merge[] =
 static const char *const modes[] = {"graph", "eager"};
 static const char *const steps[] = {"op", "bwd", "2fwd+bwd"};
 
-static int point_finished(const json_t *doc, size_t i)
+/* Finished: what the file's command measures is done at point i (gemmq accuracy: the
+ * accuracy; gemmq time: the timing; qualify, and a merge of any: both). */
+int gq_report_point_finished(const json_t *doc, size_t i)
 {
+	const char *command = gq_json_str(json_object_get(doc, "meta"), "command");
 	const json_t *p = json_array_get(json_object_get(doc, "points"), i);
 	const json_t *tp = gq_results_timing_point(doc, i);
-	return json_is_true(json_object_get(json_object_get(p, "accuracy"), "done")) && tp &&
-	       strcmp(gq_json_str(tp, "status"), "pending") != 0;
+	const int accuracy = !strcmp(command, "time") ||
+	                     json_is_true(json_object_get(json_object_get(p, "accuracy"), "done"));
+	const int timing = tp ? strcmp(gq_json_str(tp, "status"), "pending") != 0
+	                      : !strcmp(command, "accuracy");
+	return accuracy && timing;
+}
+
+static int timing_settled(const json_t *doc, size_t i)
+{
+	const json_t *tp = gq_results_timing_point(doc, i);
+	return tp && strcmp(gq_json_str(tp, "status"), "pending") != 0;
 }
 
 static int accuracy_done(const json_t *doc, size_t i)
@@ -335,7 +348,7 @@ static gq_status merge(json_t **docs, char **paths, int n, int full_argc, char *
 	for (size_t i = 0; i < count; i++) {
 		int pick = -1, finished = 0;
 		for (int f = 0; f < n; f++)
-			if (point_finished(docs[f], i)) {
+			if (gq_report_point_finished(docs[f], i)) {
 				finished++;
 				if (pick < 0)
 					pick = f;
@@ -344,6 +357,9 @@ static gq_status merge(json_t **docs, char **paths, int n, int full_argc, char *
 		complete &= finished > 0;
 		for (int f = 0; f < n && pick < 0; f++)
 			if (accuracy_done(docs[f], i))
+				pick = f;
+		for (int f = 0; f < n && pick < 0; f++) /* files of gemmq time: timing alone */
+			if (timing_settled(docs[f], i))
 				pick = f;
 		if (pick < 0)
 			pick = 0;

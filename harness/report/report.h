@@ -27,6 +27,10 @@ int gq_cmd_merge(int argc, char **argv, int full_argc, char **full_argv);
  * protocol measured on one part (else GQ_ERR_INPUT naming the file); each point is taken from
  * the first file that finished it, and the A/A band, summaries and verdicts are recomputed over
  * the whole. *duplicates counts points finished in more than one file. The caller owns *out. */
+/* 1 when what the file's command measures is done at point i: gemmq accuracy its accuracy,
+ * gemmq time its timing, qualify (and a merge) both. */
+int gq_report_point_finished(const json_t *doc, size_t i);
+
 gq_status gq_report_merge(json_t **docs, char **paths, int n, int full_argc, char **full_argv,
                           json_t **out, int *duplicates, gq_error *err);
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# e2e_devices.sh GEMMQ SOURCE_DIR: gemmq qualify --devices on the host backend (host:0,host:1:
+# e2e_devices.sh GEMMQ SOURCE_DIR: gemmq qualify (and time) --devices on the host backend (host:0,host:1:
 # two shards, each a process of its own on its own CPUs), against an unsharded run of the same
 # protocol (tests/protocols/e2e/qualify-host.json):
 #   - the merged file is complete, lists both shards (ok, with their CPUs and point counts,
@@ -9,6 +9,8 @@
 #   - one shard killed mid-run: the other finishes, the merged file marks only the killed
 #     shard's unfinished points lost with verdict error (exit 1); the same command again resumes
 #     that shard only and the file then equals the unsharded run as above, with nothing lost;
+#   - gemmq time --devices: every point timed once, merged complete; finished shards kept on a
+#     second run;
 #   - bad lists and option mixes are refused (exit 2) with the reason.
 set -u
 gemmq=$1 src=$2
@@ -101,6 +103,24 @@ expect 1 'resuming|6 points: .* 0 error, 0 pending' -- \
 grep -q 'resuming' "$tmp/k.shards/shard-1of2.log" || say_fail "shard 1 did not resume its file"
 compare "$tmp/k.json" "$tmp/single.json" || say_fail "the resumed file differs from the unsharded run"
 
+# gemmq time --devices: every point timed by one shard, the merged file complete; run again,
+# both finished shards are kept, not timed again.
+tproto=$src/tests/protocols/e2e/time-host.json
+expect 0 'gemmq time: e2e-time-host: 4 points timed, 0 with errors, 0 lost' -- \
+  "$gemmq" time "$tproto" --devices host:0,host:1 -o "$tmp/t.json"
+python3 - "$tmp/t.json" <<'PY' || say_fail "the merged time file"
+import json, sys
+d = json.load(open(sys.argv[1]))
+pts = d["timing"]["points"]
+assert d["meta"]["complete"] and d["meta"]["command"] == "time", d["meta"]
+assert len(pts) == 4 and all(p["status"] == "ok" for p in pts), [p["status"] for p in pts]
+assert [e["status"] for e in d["meta"]["devices"]] == ["ok", "ok"]
+assert sorted(m["shard"]["index"] for m in d["meta"]["merged_from"]) == [0, 1]
+print("ok: the merged time file has every point timed")
+PY
+expect 0 'shard 1/2: finished earlier, kept' -- \
+  "$gemmq" time "$tproto" --devices host:0,host:1 -o "$tmp/t.json"
+
 # Refusals.
 expect 2 'named twice' -- "$gemmq" qualify "$proto" --devices host:0,host:0 -o "$tmp/x.json"
 expect 2 'do not mix' -- "$gemmq" qualify "$proto" --devices host:0,1 -o "$tmp/x.json"
@@ -109,5 +129,7 @@ expect 2 'without --device, --shard or --raw-dir' -- \
   "$gemmq" qualify "$proto" --devices host:0,host:1 --shard 0/2 -o "$tmp/x.json"
 [ ! -e "$tmp/x.json" ] || say_fail "a refused run wrote its file"
 expect 0 'devices LIST\|all' -- "$gemmq" qualify --help
+expect 0 'devices LIST\|all' -- "$gemmq" time --help
+expect 2 'without --device, --shard or --raw-dir' -- "$gemmq" time "$tproto" --devices host:0 --raw-dir "$tmp/r"
 
 exit $fail
