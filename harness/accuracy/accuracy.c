@@ -57,6 +57,7 @@ gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs
                            gq_accuracy_run *run, gq_error *err)
 {
 	memset(run, 0, sizeof(*run));
+	run->reference.kind = proto->reference;
 	run->points = calloc((size_t)(proto->point_count ? proto->point_count : 1), sizeof(*run->points));
 	if (!run->points)
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
