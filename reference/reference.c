@@ -13,6 +13,21 @@
 #define GQ_CONVERT_MIN_PER_THREAD (1 << 18)
 #define GQ_CONVERT_MAX_THREADS    64
 
+static const char *const kind_names[GQ_REFERENCE_KIND_COUNT] = {"openblas", "gpu", "planted"};
+
+const char *gq_reference_kind_name(gq_reference_kind k)
+{
+	return k >= 0 && k < GQ_REFERENCE_KIND_COUNT ? kind_names[k] : "?";
+}
+
+int gq_reference_kind_parse(const char *name)
+{
+	for (int i = 0; name && i < GQ_REFERENCE_KIND_COUNT; i++)
+		if (strcmp(name, kind_names[i]) == 0)
+			return i;
+	return -1;
+}
+
 /* BF16 is the high half of an FP32: bits << 16 is the same value. */
 float gq_bf16_to_float(uint16_t bits)
 {

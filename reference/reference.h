@@ -16,6 +16,20 @@
 extern "C" {
 #endif
 
+/* Where a point's FP64 reference comes from: OpenBLAS on the host (the authority; this file), cuBLAS
+ * DGEMM on the GPU, or the calibration reference that moves one element of OpenBLAS's
+ * (harness/accuracy/provider.h). Protocols choose openblas or gpu (accuracy.reference). */
+typedef enum gq_reference_kind {
+	GQ_REFERENCE_OPENBLAS = 0,
+	GQ_REFERENCE_GPU,
+	GQ_REFERENCE_PLANTED,
+	GQ_REFERENCE_KIND_COUNT
+} gq_reference_kind;
+
+/* "openblas", "gpu", "planted"; the parser returns -1 for an unknown name. */
+const char *gq_reference_kind_name(gq_reference_kind k);
+int gq_reference_kind_parse(const char *name);
+
 /* BF16 bits → float, exact. */
 float gq_bf16_to_float(uint16_t bits);
 /* float → BF16 bits, round to nearest even; NaN stays NaN (quiet). */

@@ -1,15 +1,13 @@
 #include "accuracy.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "reference.h"
-#include "absprod_gpu.h"
+#include "group.h"
 #include "integrity.h"
 #include "registry.h"
 
@@ -59,6 +57,7 @@ gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs
                            gq_accuracy_run *run, gq_error *err)
 {
 	memset(run, 0, sizeof(*run));
+	run->reference.kind = proto->reference;
 	run->points = calloc((size_t)(proto->point_count ? proto->point_count : 1), sizeof(*run->points));
 	if (!run->points)
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
@@ -212,21 +211,6 @@ static void set_message(gq_program_record *rec, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The inputs and reference of one seed. Two slots let the FP64 reference of the next seed be
- * computed on the CPU (by a worker thread) while the programs run the current seed. */
-typedef struct seed_slot {
-	uint16_t *a, *b;           /* backend memory */
-	uint16_t *a_host, *b_host; /* host copies (the same buffers on the host backend) */
-	double *ref_host;
-	double *absprod_host;      /* host backend only: the bound product, made with the reference */
-	uint64_t seed;
-	pthread_t worker;
-	int worker_running;
-	int worker_rc;             /* gq_reference_compute's return */
-	double worker_seconds;
-	const gq_problem *problem;
-} seed_slot;
-
 /* FNV-1a, 64 bits, of bytes [0, size): h = (h XOR byte) · 1099511628211 from 14695981039346656037. */
 static uint64_t fnv1a64(const unsigned char *p, size_t size)
 {
@@ -254,153 +238,10 @@ static gq_status output_hash(gq_backend *be, const void *out, size_t bytes, uint
 	return s;
 }
 
-/* Buffers of one group of points. */
-typedef struct group_buffers {
-	seed_slot slot[2];
-	double *ref, *absprod;   /* backend memory: the current seed's reference and bound product */
-	unsigned char *out;      /* the output, a guard on each side (integrity.h) */
-	unsigned char *first;    /* the first rerun's output */
-	size_t out_capacity;     /* bytes of out without the guards */
-	uint16_t *a_pristine, *b_pristine; /* backend memory: the current seed's inputs as made */
-} group_buffers;
-
-static void group_buffers_free(gq_backend *be, group_buffers *gb)
-{
-	int host = gq_backend_is_host(be);
-	for (int i = 0; i < 2; i++) {
-		seed_slot *sl = &gb->slot[i];
-		if (sl->worker_running)
-			pthread_join(sl->worker, NULL);
-		gq_backend_release(be, sl->a);
-		gq_backend_release(be, sl->b);
-		if (!host) {
-			free(sl->a_host);
-			free(sl->b_host);
-		}
-		free(sl->ref_host);
-		free(sl->absprod_host);
-	}
-	if (!host) {
-		gq_backend_release(be, gb->ref);
-		gq_backend_release(be, gb->absprod);
-	}
-	gq_guarded_free(host, gb->out);
-	gq_backend_release(be, gb->first);
-	gq_backend_release(be, gb->a_pristine);
-	gq_backend_release(be, gb->b_pristine);
-	memset(gb, 0, sizeof(*gb));
-}
-
-static gq_status group_buffers_init(gq_backend *be, const gq_gemm *g, group_buffers *gb,
-                                    gq_error *err)
-{
-	memset(gb, 0, sizeof(*gb));
-	int host = gq_backend_is_host(be);
-	size_t a_bytes = (size_t)(g->a_rows * g->a_cols) * 2, b_bytes = (size_t)(g->b_rows * g->b_cols) * 2;
-	size_t out_elems = (size_t)(g->m * g->n);
-	gb->out_capacity = out_elems * 4;
-	gq_status s = gq_guarded_alloc(host, gb->out_capacity, (void **)&gb->out, err);
-	if (s == GQ_OK)
-		s = gq_backend_alloc(be, gb->out_capacity, (void **)&gb->first, err);
-	if (s == GQ_OK)
-		s = gq_backend_alloc(be, a_bytes, (void **)&gb->a_pristine, err);
-	if (s == GQ_OK)
-		s = gq_backend_alloc(be, b_bytes, (void **)&gb->b_pristine, err);
-	if (s == GQ_OK && !host)
-		s = gq_backend_alloc(be, out_elems * sizeof(double), (void **)&gb->ref, err);
-	if (s == GQ_OK && !host)
-		s = gq_backend_alloc(be, out_elems * sizeof(double), (void **)&gb->absprod, err);
-	for (int i = 0; i < 2 && s == GQ_OK; i++) {
-		seed_slot *sl = &gb->slot[i];
-		s = gq_backend_alloc(be, a_bytes, (void **)&sl->a, err);
-		if (s == GQ_OK)
-			s = gq_backend_alloc(be, b_bytes, (void **)&sl->b, err);
-		if (s != GQ_OK)
-			break;
-		sl->ref_host = malloc(out_elems * sizeof(double));
-		if (host) {
-			sl->a_host = sl->a;
-			sl->b_host = sl->b;
-			sl->absprod_host = malloc(out_elems * sizeof(double));
-		} else {
-			sl->a_host = malloc(a_bytes);
-			sl->b_host = malloc(b_bytes);
-		}
-		if (!sl->ref_host || !sl->a_host || !sl->b_host || (host && !sl->absprod_host))
-			s = gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,
-			                 "out of host memory for the inputs and the reference");
-	}
-	return s;
-}
-
-
-/* The worker: the FP64 reference of one slot (and, on the host backend, its bound product). */
-static void *reference_worker(void *arg)
-{
-	seed_slot *sl = arg;
-	double t0 = now_seconds();
-	sl->worker_rc = gq_reference_compute(sl->problem, sl->a_host, sl->b_host, sl->ref_host,
-	                                     sl->absprod_host);
-	sl->worker_seconds = now_seconds() - t0;
-	return NULL;
-}
-
-/* Make the inputs of seed into slot sl and start computing its reference in the background. */
-static gq_status slot_start(const gq_protocol *proto, gq_backend *be, const gq_problem *p,
-                            uint64_t seed, seed_slot *sl, gq_error *err)
-{
-	gq_gemm g;
-	gq_problem_gemm(p, &g);
-	sl->seed = seed;
-	sl->problem = p;
-	gq_status s = gq_backend_generate(be, seed, g.a_tensor, proto->inputs[g.a_tensor],
-	                                  g.a_rows * g.a_cols, sl->a, sl->a_host, err);
-	if (s == GQ_OK)
-		s = gq_backend_generate(be, seed, g.b_tensor, proto->inputs[g.b_tensor],
-		                        g.b_rows * g.b_cols, sl->b, sl->b_host, err);
-	if (s != GQ_OK)
-		return s;
-	if (pthread_create(&sl->worker, NULL, reference_worker, sl) != 0)
-		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "cannot start the reference thread");
-	sl->worker_running = 1;
-	return GQ_OK;
-}
-
-/* Wait for the slot's reference; then make it the current one (keep a pristine copy of its inputs,
- * upload the reference, and on the GPU compute the bound product there). */
-static gq_status slot_finish(gq_backend *be, seed_slot *sl, group_buffers *gb, double *seconds,
-                             gq_error *err)
-{
-	pthread_join(sl->worker, NULL);
-	sl->worker_running = 0;
-	*seconds = sl->worker_seconds;
-	if (sl->worker_rc != 0)
-		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,
-		                    "out of memory for the FP64 reference (or a dimension over INT_MAX)");
-	gq_gemm g;
-	gq_problem_gemm(sl->problem, &g);
-	int host = gq_backend_is_host(be);
-	void *stream = gq_backend_stream(be);
-	gq_status s = gq_input_copy(host, gb->a_pristine, sl->a, g.a_rows * g.a_cols, stream, err);
-	if (s == GQ_OK)
-		s = gq_input_copy(host, gb->b_pristine, sl->b, g.b_rows * g.b_cols, stream, err);
-	if (s != GQ_OK)
-		return s;
-	if (host) {
-		gb->ref = sl->ref_host;
-		gb->absprod = sl->absprod_host;
-		return GQ_OK;
-	}
-	s = gq_backend_upload(be, gb->ref, sl->ref_host, (size_t)(g.m * g.n) * sizeof(double), err);
-	if (s == GQ_OK)
-		s = gq_absprod_gpu(sl->problem, sl->a, sl->b, gb->absprod, gq_backend_stream(be), err);
-	return s;
-}
-
 /* After a program's reruns: inputs it changed make it an error, and are restored from the
  * pristine copy so that the programs after it see the inputs as made. */
 static gq_status check_inputs(gq_backend *be, gq_program_record *rec, const gq_gemm *g,
-                              const group_buffers *gb, const seed_slot *sl, uint64_t seed,
+                              const gq_group *gb, const gq_seed_slot *sl, uint64_t seed,
                               gq_error *err)
 {
 	int host = gq_backend_is_host(be);
@@ -442,7 +283,7 @@ static gq_status check_inputs(gq_backend *be, gq_program_record *rec, const gq_g
  * rec; only harness failures are returned. */
 static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemmq_program *prog,
                                   const gq_point_record *pr, gq_program_record *rec, int seed_index,
-                                  const group_buffers *gb, const seed_slot *sl, gq_error *err)
+                                  const gq_group *gb, const gq_seed_slot *sl, gq_error *err)
 {
 	const gq_problem *p = &pr->problem;
 	gq_seed_record *sr = &rec->seeds[seed_index];
@@ -645,29 +486,50 @@ static void finish_program(gq_program_record *rec, int seeds)
 	rec->status = rec->failed_seeds ? GQ_ACC_FAIL : GQ_ACC_PASS;
 }
 
+/* After a failed audit: every program that passed or failed at the point becomes an error with
+ * the audit's line, since its figures were measured against a reference found wrong. A program
+ * already in error keeps its own cause. */
+static void fail_audit(gq_point_record *pr)
+{
+	char line[700];
+	const gq_reference_record *r = &pr->reference;
+	gq_audit_describe(&r->audit, &pr->problem, r->audit_seed, gq_reference_kind_name(r->kind),
+	                  line, sizeof(line));
+	for (int j = 0; j < pr->program_count; j++) {
+		gq_program_record *rec = &pr->programs[j];
+		if (rec->status != GQ_ACC_PASS && rec->status != GQ_ACC_FAIL)
+			continue;
+		rec->status = GQ_ACC_ERROR;
+		snprintf(rec->message, sizeof(rec->message), "the reference failed its audit: %s",
+		         line);
+	}
+}
+
 /* One group of points sharing inputs: per seed, inputs and reference once, then every program
- * of every point. */
-static gq_status run_group(const gq_protocol *proto, gq_backend *be, program_cache *cache,
-                           gq_accuracy_run *run, const int *members, int member_count,
-                           gq_error *err)
+ * of every point; with an audit, the first seed's reference compared with OpenBLAS's last. */
+static gq_status run_group(const gq_protocol *proto, gq_backend *be, const gq_refs *refs,
+                           program_cache *cache, gq_accuracy_run *run, const int *members,
+                           int member_count, gq_error *err)
 {
 	const gq_problem *p0 = &run->points[members[0]].problem;
 	gq_gemm g;
 	gq_problem_gemm(p0, &g);
-	group_buffers gb;
+	gq_group gb;
 	double t_group = now_seconds(), t_ref_total = 0;
-	gq_status s = group_buffers_init(be, &g, &gb, err);
+	gq_status s = gq_group_init(be, refs, &g, &gb, err);
 	for (int i = 0; i < member_count && s == GQ_OK; i++)
 		check_support(be, cache, &run->points[members[i]]);
-	if (s == GQ_OK && proto->seeds > 0)
-		s = slot_start(proto, be, p0, proto->first_seed, &gb.slot[0], err);
+	if (s == GQ_OK)
+		s = gq_group_start_seed(proto, be, refs, p0, proto->first_seed, 1, &gb.slot[0], &gb,
+		                        err);
 	for (int seed_index = 0; seed_index < proto->seeds && s == GQ_OK; seed_index++) {
-		seed_slot *sl = &gb.slot[seed_index % 2];
+		gq_seed_slot *sl = &gb.slot[seed_index % 2];
 		double t_ref = 0;
-		s = slot_finish(be, sl, &gb, &t_ref, err);
+		s = gq_group_finish_seed(be, refs, sl, &gb, &t_ref, err);
 		if (s == GQ_OK && seed_index + 1 < proto->seeds)
-			s = slot_start(proto, be, p0, proto->first_seed + (uint64_t)seed_index + 1,
-			               &gb.slot[(seed_index + 1) % 2], err);
+			s = gq_group_start_seed(proto, be, refs, p0,
+			                        proto->first_seed + (uint64_t)seed_index + 1, 0,
+			                        &gb.slot[(seed_index + 1) % 2], &gb, err);
 		if (s != GQ_OK)
 			break;
 		t_ref_total += t_ref;
@@ -688,13 +550,22 @@ static gq_status run_group(const gq_protocol *proto, gq_backend *be, program_cac
 			finish_seed_q(pr, seed_index);
 		}
 	}
-	group_buffers_free(be, &gb);
+	gq_reference_record ref = {.kind = refs->kind};
+	if (s == GQ_OK && refs->audit) {
+		ref.audited = 1;
+		ref.audit_seed = gb.audit_seed;
+		s = gq_group_audit(&gb, p0, &ref.audit, &ref.audit_seconds, err);
+	}
+	gq_group_free(be, &gb);
 	double per_point = (now_seconds() - t_group) / member_count;
 	for (int i = 0; i < member_count; i++) {
 		gq_point_record *pr = &run->points[members[i]];
 		for (int j = 0; j < pr->program_count; j++)
 			finish_program(&pr->programs[j], proto->seeds);
 		/* The reference is shared by the group's points: each reports it. */
+		pr->reference = ref;
+		if (s == GQ_OK && ref.audited && !gq_audit_passes(&ref.audit))
+			fail_audit(pr);
 		pr->reference_seconds = t_ref_total;
 		if (t_ref_total > 0)
 			pr->reference_gflops = 2e-9 * (double)g.m * (double)g.n * (double)g.k *
@@ -712,6 +583,12 @@ gq_status gq_accuracy_execute(const gq_protocol *proto, const gq_device *dev, gq
 	gq_status s = gq_backend_init(dev, &be, err);
 	if (s != GQ_OK)
 		return s;
+	gq_refs refs;
+	s = gq_refs_init(&run->reference, be, &refs, err);
+	if (s != GQ_OK) {
+		gq_backend_free(be);
+		return s;
+	}
 	program_cache cache = {0};
 	int *members = malloc((size_t)(run->point_count ? run->point_count : 1) * sizeof(int));
 	char *grouped = calloc((size_t)(run->point_count ? run->point_count : 1), 1);
@@ -727,7 +604,7 @@ gq_status gq_accuracy_execute(const gq_protocol *proto, const gq_device *dev, gq
 				grouped[j] = 1;
 				members[count++] = j;
 			}
-		s = run_group(proto, be, &cache, run, members, count, err);
+		s = run_group(proto, be, &refs, &cache, run, members, count, err);
 		for (int k = 0; k < count; k++)
 			for (int j = 0; j < run->points[members[k]].program_count; j++) {
 				gq_acc_status st = run->points[members[k]].programs[j].status;
@@ -739,6 +616,7 @@ gq_status gq_accuracy_execute(const gq_protocol *proto, const gq_device *dev, gq
 	free(members);
 	free(grouped);
 	cache_free(&cache);
+	gq_refs_free(&refs);
 	gq_backend_free(be);
 	return s;
 }

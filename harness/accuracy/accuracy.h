@@ -9,16 +9,25 @@
  * the output's bits are compared with the first rerun's. After a program's reruns of a seed its
  * inputs are compared with a pristine copy: a program that changed them is an error and the
  * inputs are restored before the next program runs.
+ *
+ * The reference comes from the run's provider (provider.h: openblas by default, gpu when the
+ * protocol's accuracy.reference says so). With any but openblas, the first seed of each group is
+ * also computed by OpenBLAS and compared with the provider's (audit.h); when the two differ by
+ * more than GQ_AUDIT_MAX_REL_DIFF, every program that ran at the group's points becomes an error
+ * whose message names the point, seed, element and both values: the reference, not the program,
+ * is at fault, and no verdict may rest on it.
  */
 #ifndef GQ_ACCURACY_H
 #define GQ_ACCURACY_H
 
 #include <stdint.h>
 
+#include "audit.h"
 #include "metrics.h"
 #include "backend.h"
 #include "device.h"
 #include "protocol.h"
+#include "provider.h"
 #include "status.h"
 
 #ifdef __cplusplus
@@ -66,6 +75,15 @@ typedef struct gq_program_record {
 	double seconds;            /* wall time spent on this program at this point */
 } gq_program_record;
 
+/* Which reference judged a point, and its audit. */
+typedef struct gq_reference_record {
+	gq_reference_kind kind;
+	int audited;               /* 1: audit_seed was also computed by OpenBLAS and compared */
+	uint64_t audit_seed;
+	gq_audit audit;
+	double audit_seconds;      /* OpenBLAS's time for that seed (while the programs ran) */
+} gq_reference_record;
+
 typedef struct gq_point_record {
 	gq_problem problem;
 	int index;                 /* in the protocol's expanded points */
@@ -73,12 +91,15 @@ typedef struct gq_point_record {
 	int program_count;
 	gq_program_record *programs; /* the incumbent's first */
 	int done;
-	double reference_seconds;  /* FP64 reference (all seeds) */
+	gq_reference_record reference;
+	double reference_seconds;  /* FP64 reference (all seeds; gpu: on the device, synchronized) */
 	double reference_gflops;   /* 2·M·N·K per seed over its time, in GFLOP/s */
 	double seconds;
 } gq_point_record;
 
 typedef struct gq_accuracy_run {
+	gq_reference_spec reference; /* the protocol's (gq_accuracy_init); a caller may change it
+	                                before gq_accuracy_execute (`--reference`) */
 	int point_count;
 	gq_point_record *points;
 	int failures;              /* programs × points that failed or errored */
@@ -98,8 +119,9 @@ gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs
                            gq_accuracy_run *run, gq_error *err);
 void gq_accuracy_free(gq_accuracy_run *run);
 
-/* Run every pending point. Program failures are recorded in the run, not returned: the return is
- * GQ_OK unless the harness itself failed (out of memory, the device lost, the callback). */
+/* Run every pending point. Program failures, and failed audits, are recorded in the run, not
+ * returned: the return is GQ_OK unless the harness itself failed (out of memory, the device lost,
+ * the callback), or GQ_ERR_INPUT for a gpu reference on the host backend. */
 gq_status gq_accuracy_execute(const gq_protocol *proto, const gq_device *dev, gq_accuracy_run *run,
                               gq_accuracy_point_fn on_point, void *user, gq_error *err);
 

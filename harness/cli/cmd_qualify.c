@@ -178,6 +178,7 @@ static gq_status make_sub_run(qctx *q, gq_error *err)
 		q->sub_map[q->sub.point_count] = i;
 		q->sub.points[q->sub.point_count++] = q->acc.points[i];
 	}
+	q->sub.reference = q->acc.reference;
 	q->sub.reference_seconds = q->acc.reference_seconds;
 	q->sub.reference_flops = q->acc.reference_flops;
 	return GQ_OK;

@@ -300,11 +300,12 @@ static int cmd_check_results(int argc, char **argv)
 /* ---- accuracy ---- */
 
 static const char usage_accuracy[] =
-    "usage: gemmq accuracy [PROTOCOL] [--device N|host] [-o FILE]\n"
+    "usage: gemmq accuracy [PROTOCOL] [--device N|host] [-o FILE] [--reference KIND]\n"
     "\n"
-    "Run every program of every point of PROTOCOL against the FP64 OpenBLAS reference, for the\n"
-    "protocol's seeds x reruns, and write a results JSON. Without PROTOCOL the embedded smoke\n"
-    "protocol runs (protocols/smoke.json, or protocols/smoke-host.json with --device host).\n"
+    "Run every program of every point of PROTOCOL against the FP64 reference (OpenBLAS, or\n"
+    "cuBLAS on the GPU: --reference), for the protocol's seeds x reruns, and write a results\n"
+    "JSON. Without PROTOCOL the embedded smoke protocol runs (protocols/smoke.json, or\n"
+    "protocols/smoke-host.json with --device host).\n"
     "\n"
     "  --device N|host   CUDA device ordinal, or the host backend (default: 0)\n"
     "  -o, --output FILE results file (default: results/<protocol name>-<device>.json); written\n"
@@ -312,9 +313,16 @@ static const char usage_accuracy[] =
     "  -p, --program NAME run NAME instead of the protocol's arms; repeat it for several\n"
     "                    programs: the first is the incumbent (q ratios are against it)\n"
     "  -q, --quiet       no progress and no per-point lines on stderr\n"
+    "  --reference KIND  the FP64 reference instead of the protocol's accuracy.reference:\n"
+    "                    openblas (on the host, the authority) or gpu (cuBLAS DGEMM; the first\n"
+    "                    seed of each point is also computed by OpenBLAS, and a difference above\n"
+    "                    1e-12 of |A||B| makes the point's programs errors). Calibration:\n"
+    "                    planted:E:X, OpenBLAS's reference with element E moved by X·|A||B|,\n"
+    "                    audited like gpu (X > 1e-12 must make every point an error)\n"
     "\n"
     "exit status: 0 every program passed every point, 1 some program failed or errored at some\n"
-    "point, 2 bad usage or protocol, 3 internal or device error\n";
+    "point (a failed reference audit included), 2 bad usage or protocol, 3 internal or device\n"
+    "error\n";
 
 typedef struct accuracy_ctx {
 	const gq_run_meta *meta;
@@ -374,15 +382,40 @@ static gq_status on_point(void *user, const gq_accuracy_run *run, int index, gq_
 	return GQ_OK;
 }
 
+/* "; 12 audits against OpenBLAS, 0 failed, largest difference 3.1e-15·|A||B|" over the audited
+ * points that are done, or "" when none was audited. */
+static void audit_summary(const gq_accuracy_run *run, char *buf, size_t size)
+{
+	int audits = 0, failed = 0;
+	double largest = 0;
+	for (int i = 0; i < run->point_count; i++) {
+		const gq_reference_record *r = &run->points[i].reference;
+		if (!run->points[i].done || !r->audited)
+			continue;
+		audits++;
+		failed += !gq_audit_passes(&r->audit);
+		if (!(r->audit.max_rel_diff <= largest))
+			largest = r->audit.max_rel_diff;
+	}
+	buf[0] = '\0';
+	if (audits)
+		snprintf(buf, size,
+		         "; %d audits against OpenBLAS, %d failed, largest difference %.2g·|A||B|",
+		         audits, failed, largest);
+}
+
 static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 {
 	static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
 	                                     {"output", required_argument, NULL, 'o'},
 	                                     {"quiet", no_argument, NULL, 'q'},
 	                                     {"program", required_argument, NULL, 'p'},
+	                                     {"reference", required_argument, NULL, 'r'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
 	const char *spec = NULL, *output = NULL;
+	gq_reference_spec reference;
+	int reference_given = 0;
 	const char *programs[64];
 	int program_count = 0;
 	int quiet = 0, c;
@@ -396,6 +429,11 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 			if (gq_registry_check_name(optarg, &err) != GQ_OK)
 				return gq_cmdline_error("accuracy", &err);
 			programs[program_count++] = optarg;
+		} else if (c == 'r') {
+			if (gq_reference_spec_parse(optarg, &reference, &err) != GQ_OK)
+				return gq_cmdline_usage_error("accuracy", usage_accuracy, "--reference: %s",
+				                              err.message);
+			reference_given = 1;
 		} else if (c == 'd')
 			spec = optarg;
 		else if (c == 'o')
@@ -439,10 +477,15 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 	gq_accuracy_run run;
 	accuracy_ctx ctx = {.meta = &meta, .proto = &proto, .dev = &dev, .output = output,
 	                    .quiet = quiet, .tty = isatty(2), .start = gq_cmdline_now()};
-	if (!quiet)
-		fprintf(stderr, "gemmq accuracy: protocol '%s' (%d points, %d seeds x %d reruns) on %s -> %s\n",
-		        proto.name, proto.point_count, proto.seeds, proto.reruns, dev.name, output);
 	s = gq_accuracy_init(&proto, programs, program_count, &run, &err);
+	if (reference_given)
+		run.reference = reference;
+	if (!quiet)
+		fprintf(stderr,
+		        "gemmq accuracy: protocol '%s' (%d points, %d seeds x %d reruns, %s reference) "
+		        "on %s -> %s\n",
+		        proto.name, proto.point_count, proto.seeds, proto.reruns,
+		        gq_reference_kind_name(run.reference.kind), dev.name, output);
 	if (s == GQ_OK)
 		s = gq_accuracy_execute(&proto, &dev, &run, on_point, &ctx, &err);
 	if (ctx.tty && !quiet)
@@ -453,17 +496,19 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 	json_t *doc = gq_results_build(&meta, &proto, &dev, &run, s == GQ_OK);
 	gq_status ws = gq_results_write(doc, output, &werr);
 	json_t *summary = json_object_get(doc, "summary");
+	char audits[160];
+	audit_summary(&run, audits, sizeof(audits));
 	printf("gemmq accuracy: %s: %lld points done of %lld; programs: %lld pass, %lld fail, %lld "
-	       "error, %lld unsupported; FP64 reference %.1f s at %.1f GFLOP/s; results: %s\n",
+	       "error, %lld unsupported; FP64 reference (%s) %.1f s at %.1f GFLOP/s%s; results: %s\n",
 	       proto.name, json_integer_value(json_object_get(summary, "points_done")),
 	       json_integer_value(json_object_get(summary, "points")),
 	       json_integer_value(json_object_get(summary, "programs_pass")),
 	       json_integer_value(json_object_get(summary, "programs_fail")),
 	       json_integer_value(json_object_get(summary, "programs_error")),
 	       json_integer_value(json_object_get(summary, "programs_unsupported")),
-	       run.reference_seconds,
+	       gq_reference_kind_name(run.reference.kind), run.reference_seconds,
 	       run.reference_seconds > 0 ? 1e-9 * run.reference_flops / run.reference_seconds : 0.0,
-	       output);
+	       audits, output);
 	json_decref(doc);
 	int failures = run.failures;
 	gq_accuracy_free(&run);

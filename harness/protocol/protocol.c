@@ -286,10 +286,28 @@ static gq_status read_budget(parser *ps, const json_t *v, const char *key, gq_op
 	return GQ_OK;
 }
 
-/* Read "accuracy": seeds, first_seed, reruns, budgets. */
+/* Read "accuracy.reference": "openblas" or "gpu". */
+static gq_status read_reference(parser *ps, const json_t *v, gq_protocol *proto)
+{
+	const json_t *r = json_object_get(v, "reference");
+	if (!r)
+		return GQ_OK;
+	size_t old = gq_proto_path_key(ps, "reference");
+	static const char expected[] = "reference must be \"openblas\" or \"gpu\"";
+	gq_status s = gq_proto_want_type(ps, r, JSON_STRING, expected);
+	int kind = s == GQ_OK ? gq_reference_kind_parse(json_string_value(r)) : 0;
+	if (s == GQ_OK && kind != GQ_REFERENCE_OPENBLAS && kind != GQ_REFERENCE_GPU)
+		s = FAIL(ps, "unknown reference \"%s\"; known: openblas, gpu", json_string_value(r));
+	proto->reference = (gq_reference_kind)kind;
+	gq_proto_path_pop(ps, old);
+	return s;
+}
+
+/* Read "accuracy": seeds, first_seed, reruns, reference, budgets. */
 static gq_status read_accuracy(parser *ps, const json_t *v, gq_protocol *proto)
 {
-	static const char *const keys[] = {"seeds", "first_seed", "reruns", "budgets", NULL};
+	static const char *const keys[] = {"seeds", "first_seed", "reruns", "reference", "budgets",
+	                                   NULL};
 	static const char *const budget_keys[] = {"bf16", "fp32", "router", NULL};
 	gq_status s = gq_proto_want_type(ps, v, JSON_OBJECT, "accuracy must be an object");
 	if (s == GQ_OK)
@@ -305,6 +323,8 @@ static gq_status read_accuracy(parser *ps, const json_t *v, gq_protocol *proto)
 		s = gq_proto_read_int(ps, v, "reruns", 1, GQ_PROTOCOL_MAX_RERUNS,
 		                      "an integer from 1 to 1000", &reruns);
 	proto->seeds = (int)seeds, proto->reruns = (int)reruns, proto->first_seed = (uint64_t)first;
+	if (s == GQ_OK)
+		s = read_reference(ps, v, proto);
 	const json_t *budgets = json_object_get(v, "budgets");
 	if (s != GQ_OK || !budgets)
 		return s;

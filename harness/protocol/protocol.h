@@ -15,6 +15,7 @@
 #include "inputs.h"
 #include "metrics.h"
 #include "problem.h"
+#include "reference.h"
 #include "status.h"
 
 #ifdef __cplusplus
@@ -113,6 +114,10 @@ typedef struct gq_protocol {
 	int seeds;              /* default 10 */
 	uint64_t first_seed;    /* default 0: seeds are first_seed .. first_seed + seeds - 1 */
 	int reruns;             /* default 20 */
+	/* accuracy.reference: openblas (default) or gpu (cuBLAS DGEMM, audited against OpenBLAS on
+	 * one seed per point; harness/accuracy/provider.h). Never planted: that is a calibration
+	 * of `gemmq accuracy --reference` alone */
+	gq_reference_kind reference;
 	/* budget by out dtype for fwd/dgrad/wgrad (defaults k1_bf16 and k1_fp32), and for the router
 	 * ops (default router_fp32); resolve with gq_protocol_budget. A spec is a preset name,
 	 * "custom" or "custom:<base preset>"; a custom one takes the limits marked in custom_given

@@ -237,8 +237,10 @@ static void caption(const table *t, int part, char *buf, size_t size)
 		ADD("CUDA driver %s, runtime %s, cuBLASLt %s, CUPTI %lld; ", drv, rt, lt,
 		    (long long)json_integer_value(json_object_get(dev, "cupti_version")));
 	ADD("protocol %s (sha256 %.12s)", gq_json_str(proto, "name"), gq_json_str(proto, "sha256"));
+	char reference[320];
+	gq_results_reference_text(doc, reference, sizeof(reference));
 	if (acc)
-		ADD(", accuracy against an FP64 OpenBLAS reference over %lld seeds x %lld reruns",
+		ADD(", accuracy against %s over %lld seeds x %lld reruns", reference,
 		    (long long)json_integer_value(json_object_get(acc, "seeds")),
 		    (long long)json_integer_value(json_object_get(acc, "reruns")));
 	if (!method) {

@@ -127,6 +127,36 @@ static json_t *program_json(const gq_program_record *rec)
 	return o;
 }
 
+/* {"kind": …, "audit": {…}}: which reference judged the point, and its audit (audit.h). */
+static json_t *reference_json(const gq_point_record *pr)
+{
+	const gq_reference_record *r = &pr->reference;
+	json_t *o = json_object();
+	json_object_set_new(o, "kind", json_string(gq_reference_kind_name(r->kind)));
+	if (!r->audited)
+		return o;
+	gq_gemm g;
+	gq_problem_gemm(&pr->problem, &g);
+	const gq_audit *a = &r->audit;
+	int64_t at = a->index > 0 ? a->index : 0;
+	json_t *au = json_object();
+	json_object_set_new(au, "seed", json_integer((json_int_t)r->audit_seed));
+	json_object_set_new(au, "max_rel_diff", num(a->max_rel_diff));
+	json_object_set_new(au, "limit", json_real(GQ_AUDIT_MAX_REL_DIFF));
+	json_object_set_new(au, "pass", json_boolean(gq_audit_passes(a)));
+	json_object_set_new(au, "element", json_integer(at));
+	json_object_set_new(au, "row", json_integer(at / g.n));
+	json_object_set_new(au, "col", json_integer(at % g.n));
+	json_object_set_new(au, "audited", num(a->audited));
+	json_object_set_new(au, "openblas", num(a->authority));
+	/* the values carry 9 digits in the file; their difference is written apart */
+	json_object_set_new(au, "difference", num(a->audited - a->authority));
+	json_object_set_new(au, "absprod", num(a->absprod));
+	json_object_set_new(au, "seconds", json_real(r->audit_seconds));
+	json_object_set_new(o, "audit", au);
+	return o;
+}
+
 static json_t *point_json(const gq_point_record *pr)
 {
 	const gq_problem *p = &pr->problem;
@@ -153,6 +183,7 @@ static json_t *point_json(const gq_point_record *pr)
 		json_object_set_new(acc, "seconds", json_real(pr->seconds));
 		json_object_set_new(acc, "reference_seconds", json_real(pr->reference_seconds));
 		json_object_set_new(acc, "reference_gflops", num(pr->reference_gflops));
+		json_object_set_new(acc, "reference", reference_json(pr));
 	}
 	int incumbent_fails = 0;
 	json_t *programs = json_array();

@@ -6,7 +6,10 @@
  *               ISO 8601), complete, wall_seconds },
  *     "device": { name, arch, SMs, L2, memory, clocks, driver/runtime/cuBLASLt/CUPTI versions,
  *                 OpenBLAS config, host },
- *     "points": [ { id, op, d_in, d_out, t, in, out, m, n, k, budget, accuracy: { done, programs:
+ *     "points": [ { id, op, d_in, d_out, t, in, out, m, n, k, budget, accuracy: { done, seconds,
+ *                 reference_seconds, reference_gflops, reference: { kind, audit: { seed,
+ *                 max_rel_diff, limit, pass, element, row, col, audited, openblas, difference,
+ *                 absprod, seconds } (not for openblas) }, programs:
  *                 [ { program, arms, status, message, declared_deterministic, bitwise_stable,
  *                     failed_seeds, seconds, seeds: [ { seed, pass, first_failing_rerun, reason,
  *                     bitwise_identical, max_differing, worst: {...}, q: {...} } ] } ] } } ],

@@ -241,6 +241,27 @@ static void point_id(const gq_problem *p, char *buf, size_t size)
 	         gq_dtype_name(p->out_dtype));
 }
 
+/* The point's reference record from accuracy.reference; none (files of earlier versions) means
+ * openblas. */
+static void restore_reference(const json_t *acc, gq_reference_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	const json_t *ref = json_object_get(acc, "reference");
+	int kind = gq_reference_kind_parse(gq_json_str(ref, "kind"));
+	r->kind = kind < 0 ? GQ_REFERENCE_OPENBLAS : (gq_reference_kind)kind;
+	const json_t *au = json_object_get(ref, "audit");
+	if (!au)
+		return;
+	r->audited = 1;
+	r->audit_seed = (uint64_t)json_integer_value(json_object_get(au, "seed"));
+	r->audit_seconds = gq_json_num(au, "seconds");
+	r->audit.index = (int64_t)json_integer_value(json_object_get(au, "element"));
+	r->audit.max_rel_diff = gq_json_num(au, "max_rel_diff");
+	r->audit.audited = gq_json_num(au, "audited");
+	r->audit.authority = gq_json_num(au, "openblas");
+	r->audit.absprod = gq_json_num(au, "absprod");
+}
+
 gq_status gq_results_restore_accuracy(const json_t *doc, const gq_protocol *proto,
                                       gq_accuracy_run *run, int *restored, gq_error *err)
 {
@@ -289,6 +310,7 @@ gq_status gq_results_restore_accuracy(const json_t *doc, const gq_protocol *prot
 		                            ? gq_json_num(acc, "reference_seconds")
 		                            : 0;
 		pr->reference_gflops = gq_json_num(acc, "reference_gflops");
+		restore_reference(acc, &pr->reference);
 		for (int j = 0; j < pr->program_count; j++)
 			run->failures += pr->programs[j].status == GQ_ACC_FAIL ||
 			                 pr->programs[j].status == GQ_ACC_ERROR;
@@ -301,6 +323,51 @@ gq_status gq_results_restore_accuracy(const json_t *doc, const gq_protocol *prot
 		run->reference_flops = isfinite(gflops) ? 1e9 * gflops * seconds : 0;
 	}
 	return GQ_OK;
+}
+
+void gq_results_reference_text(const json_t *doc, char *buf, size_t size)
+{
+	static const char *const what[GQ_REFERENCE_KIND_COUNT] = {
+	    "OpenBLAS", "cuBLAS on the GPU", "OpenBLAS with a planted difference (calibration)"};
+	int count[GQ_REFERENCE_KIND_COUNT] = {0}, kinds = 0, audits = 0, failed = 0;
+	double largest = 0;
+	size_t i;
+	const json_t *p;
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		const json_t *acc = json_object_get(p, "accuracy");
+		if (!json_is_true(json_object_get(acc, "done")))
+			continue;
+		const json_t *ref = json_object_get(acc, "reference");
+		int kind = gq_reference_kind_parse(gq_json_str(ref, "kind"));
+		kinds += count[kind < 0 ? 0 : kind]++ == 0;
+		const json_t *audit = json_object_get(ref, "audit");
+		if (!audit)
+			continue;
+		audits++;
+		failed += !json_is_true(json_object_get(audit, "pass"));
+		double d = gq_json_num(audit, "max_rel_diff");
+		if (!(d <= largest))
+			largest = d;
+	}
+	if (count[GQ_REFERENCE_GPU] + count[GQ_REFERENCE_PLANTED] == 0) {
+		snprintf(buf, size, "an FP64 OpenBLAS reference");
+		return;
+	}
+	size_t used = (size_t)snprintf(buf, size, "FP64 references by ");
+	for (int k = 0, named = 0; k < GQ_REFERENCE_KIND_COUNT && used < size; k++) {
+		if (!count[k])
+			continue;
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", named++ ? " and " : "", what[k]);
+		if (kinds > 1 && used < size)
+			used += (size_t)snprintf(buf + used, size - used, " (%d point%s)", count[k],
+			                         count[k] == 1 ? "" : "s");
+	}
+	if (audits && used < size)
+		snprintf(buf + used, size - used,
+		         ", audited against OpenBLAS on one seed per point (largest difference "
+		         "%.2g·|A||B|, limit %g%s)",
+		         largest, GQ_AUDIT_MAX_REL_DIFF, failed ? ", some failed" : "");
 }
 
 const char *gq_results_arch(const json_t *doc)

@@ -110,6 +110,12 @@ const json_t *gq_results_program(const json_t *point, const char *arm);
  * may name their own candidates, so this is per point, not per file. */
 void gq_results_candidate(const json_t *doc, size_t i, char *buf, size_t size);
 
+/* What the document's finished points were judged against, for captions: "an FP64 OpenBLAS
+ * reference" (also for files without accuracy.reference), or e.g. "an FP64 reference by cuBLAS on
+ * the GPU, audited against OpenBLAS on one seed per point (largest difference 2.1e-16·|A||B|,
+ * limit 1e-12)", naming each kind with its count of points when they are mixed. */
+void gq_results_reference_text(const json_t *doc, char *buf, size_t size);
+
 /* Small accessors: a string ("" when missing), a number (NAN when missing or null). */
 const char *gq_json_str(const json_t *o, const char *key);
 double gq_json_num(const json_t *o, const char *key);

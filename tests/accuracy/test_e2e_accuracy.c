@@ -7,8 +7,16 @@
  * Programs that write where they must not (cal:input, cal:before, cal:after on host:ref) are each
  * an error that names what they wrote, and the programs around them keep the verdicts and output
  * bits of a run without them: the inputs are restored and a store next to the output lands in a
- * guard, not in malloc's bookkeeping. */
+ * guard, not in malloc's bookkeeping.
+ *
+ * The reference audit: a run with the default reference records {"kind": "openblas"} and no audit;
+ * with the calibration reference planted:E:1e-11 (OpenBLAS's, element E moved by 1e-11·|A||B|)
+ * every point's audit fails at E, every program becomes an error naming the point, seed, element
+ * and both values, and the exit status is 1; with planted:E:1e-13 the audit passes, records the
+ * difference, and the programs keep the verdicts of the plain run. A gpu reference on the host
+ * backend, or an unknown one, is refused with exit status 2. */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +183,112 @@ out:
 	json_decref(r);
 }
 
+/* The audit record of every point: its kind, and the planted difference at element 17. */
+static void expect_audit(json_t *r, double amount)
+{
+	size_t i;
+	json_t *point;
+	json_array_foreach(json_object_get(r, "points"), i, point)
+	{
+		const char *id = e2e_str(point, "id");
+		json_t *ref = json_object_get(json_object_get(point, "accuracy"), "reference");
+		json_t *audit = json_object_get(ref, "audit");
+		CHECK_MSG(!strcmp(e2e_str(ref, "kind"), "planted") && audit, "%s: no planted audit", id);
+		double d = json_real_value(json_object_get(audit, "max_rel_diff"));
+		CHECK_MSG(fabs(d / amount - 1) < 1e-2, "%s: max_rel_diff %g for %g", id, d, amount);
+		CHECK(json_integer_value(json_object_get(audit, "element")) == 17);
+		CHECK(json_integer_value(json_object_get(audit, "seed")) == 0);
+		CHECK(json_is_true(json_object_get(audit, "pass")) == (amount <= 1e-12));
+		CHECK(json_real_value(json_object_get(audit, "limit")) == 1e-12);
+		double diff = json_real_value(json_object_get(audit, "difference"));
+		double absprod = json_real_value(json_object_get(audit, "absprod"));
+		CHECK_MSG(fabs(diff / (amount * absprod) - 1) < 1e-2, "%s: difference %g", id, diff);
+	}
+}
+
+static void check_reference_audit(void)
+{
+	json_t *plain = NULL, *r = NULL;
+	int code = run_accuracy_with("host-split", "", &plain);
+	CHECK_MSG(code == 0, "exit status %d for the plain run", code);
+	json_t *ref0 = json_object_get(
+	    json_object_get(json_array_get(json_object_get(plain, "points"), 0), "accuracy"),
+	    "reference");
+	CHECK(!strcmp(e2e_str(ref0, "kind"), "openblas") && !json_object_get(ref0, "audit"));
+
+	code = run_accuracy_with("host-split", "--reference planted:17:1e-11", &r);
+	CHECK_MSG(code == 1, "exit status %d with a planted reference difference (expected 1)", code);
+	if (r) {
+		expect_audit(r, 1e-11);
+		size_t points = json_array_size(json_object_get(r, "points"));
+		CHECK(points == 6);
+		for (size_t i = 0; i < points; i++) {
+			json_t *point = json_array_get(json_object_get(r, "points"), i);
+			const char *id = e2e_str(point, "id");
+			/* the point as gq_problem_describe names it: "wgrad 64x32 T=65" */
+			char what[64];
+			snprintf(what, sizeof(what), "%s %lldx%lld T=%lld", e2e_str(point, "op"),
+			         (long long)json_integer_value(json_object_get(point, "d_in")),
+			         (long long)json_integer_value(json_object_get(point, "d_out")),
+			         (long long)json_integer_value(json_object_get(point, "t")));
+			const char *want[] = {"the reference failed its audit: the planted reference "
+			                      "differs from OpenBLAS's at seed 0, element 17 (row ",
+			                      " vs ", "(OpenBLAS)", "> 1e-12·(|A||B|)", what};
+			const char *programs[] = {"host:ref", "host:split"};
+			for (int k = 0; k < 2; k++) {
+				json_t *rec = e2e_program_at(r, i, programs[k]);
+				const char *msg = e2e_str(rec, "message");
+				CHECK_MSG(!strcmp(e2e_str(rec, "status"), "error"), "%s %s: %s", id,
+				          programs[k], e2e_str(rec, "status"));
+				for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++)
+					CHECK_MSG(strstr(msg, want[w]), "%s: \"%s\" lacks \"%s\"", id, msg,
+					          want[w]);
+			}
+		}
+		json_decref(r);
+	}
+
+	code = run_accuracy_with("host-split", "--reference planted:17:1e-13", &r);
+	CHECK_MSG(code == 0, "exit status %d with a planted difference below the limit", code);
+	if (r && plain) {
+		expect_audit(r, 1e-13);
+		for (size_t i = 0; i < 6; i++) {
+			json_t *a = e2e_program_at(plain, i, "host:ref");
+			json_t *b = e2e_program_at(r, i, "host:ref");
+			CHECK_MSG(a && b && !strcmp(e2e_str(a, "status"), e2e_str(b, "status")),
+			          "point %zu: host:ref is %s with the planted reference, %s without", i,
+			          e2e_str(b, "status"), e2e_str(a, "status"));
+		}
+	}
+	json_decref(r);
+	json_decref(plain);
+
+	char log[512], cmd[2048];
+	snprintf(log, sizeof(log), "%s/refused.log", tmpdir);
+	const struct {
+		const char *option, *says;
+	} refused[] = {{"--reference gpu", "the gpu reference (accuracy.reference, or --reference) "
+	                                   "needs a CUDA device"},
+	               {"--reference cpu", "--reference: unknown reference \"cpu\""}};
+	for (int k = 0; k < 2; k++) {
+		snprintf(cmd, sizeof(cmd),
+		         "'%s' accuracy '%s/tests/protocols/e2e/host-split.json' --device host -o "
+		         "'%s/refused.json' -q %s >'%s' 2>&1",
+		         GQ_GEMMQ_BIN, GQ_SOURCE_DIR, tmpdir, refused[k].option, log);
+		int status = system(cmd);
+		CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 2, "%s: exit status %d",
+		          refused[k].option, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		char text[4096] = "";
+		FILE *f = fopen(log, "r");
+		if (f) {
+			size_t n = fread(text, 1, sizeof(text) - 1, f);
+			text[n] = '\0';
+			fclose(f);
+		}
+		CHECK_MSG(strstr(text, refused[k].says), "%s: \"%s\"", refused[k].option, text);
+	}
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/gemmq-e2e-XXXXXX");
@@ -264,6 +378,7 @@ int main(void)
 	}
 
 	check_stray_writers();
+	check_reference_audit();
 
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);

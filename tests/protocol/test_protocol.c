@@ -153,6 +153,7 @@ static void test_expansion_and_defaults(void)
 	CHECK(strcmp(p.source, "dir/test.json") == 0);
 	CHECK(p.description[0] == '\0');
 	CHECK(p.seeds == 10 && p.reruns == 20 && p.first_seed == 0);
+	CHECK(p.reference == GQ_REFERENCE_OPENBLAS);
 	for (int t = 0; t < GQ_TENSOR_COUNT; t++)
 		CHECK(p.inputs[t].dist == GQ_DIST_NORMAL && p.inputs[t].scale == 1.0);
 	CHECK(p.timing.warmup == 10 && p.timing.iterations == 100 && p.timing.groups == 15);
@@ -194,7 +195,8 @@ static void test_sections(void)
 	    "2}},\n"
 	    " \"arms\": {\"incumbent\": {\"fwd\": \"host:ref\"}, \"candidate\": {\"fwd\": "
 	    "\"host:split\"}},\n"
-	    " \"accuracy\": {\"seeds\": 1000, \"first_seed\": 42, \"reruns\": 1},\n"
+	    " \"accuracy\": {\"seeds\": 1000, \"first_seed\": 42, \"reruns\": 1, "
+	    "\"reference\": \"gpu\"},\n"
 	    " \"timing\": {\"warmup\": 0, \"iterations\": 7, \"groups\": 3, \"modes\": \"eager\",\n"
 	    "   \"steps\": [\"2fwd+bwd\", \"bwd\"], \"layouts\": [\"blocked\"], \"orders\": "
 	    "[\"reverse\"],\n"
@@ -214,6 +216,7 @@ static void test_sections(void)
 	CHECK(p.inputs[GQ_TENSOR_G].dist == GQ_DIST_NORMAL && p.inputs[GQ_TENSOR_G].scale == 2.0);
 	CHECK(strcmp(p.arms[GQ_ARM_CANDIDATE][GQ_OP_FWD], "host:split") == 0);
 	CHECK(p.seeds == 1000 && p.first_seed == 42 && p.reruns == 1);
+	CHECK(p.reference == GQ_REFERENCE_GPU);
 	CHECK(p.timing.warmup == 0 && p.timing.iterations == 7 && p.timing.groups == 3);
 	CHECK(p.timing.modes == GQ_TIMING_EAGER);
 	CHECK(p.timing.steps == (GQ_TIMING_STEP_BWD | GQ_TIMING_STEP_2FWD_BWD));

@@ -1,7 +1,8 @@
 /* test_results_schema.c: every results file gemmq writes, and every one committed, validates
  * against protocols/results.schema.json (checked with harness/util/jschema.c).
  *
- * Written here: gemmq accuracy (a planted failure included), gemmq time, gemmq qualify and
+ * Written here: gemmq accuracy (a planted failure included, and a failed audit of a planted
+ * reference difference), gemmq time, gemmq qualify and
  * gemmq merge of two shards, on the host backend. Committed: the JSON files of tests/fixtures and
  * of results/<part>. A file with a key the schema does not know fails, so the schema and
  * the writers cannot drift apart silently. */
@@ -91,6 +92,9 @@ int main(void)
 	char args[2048];
 	snprintf(args, sizeof(args), "accuracy %s/host-wrong.json --device host -q", e2e);
 	gemmq(args, "accuracy.json");
+	snprintf(args, sizeof(args),
+	         "accuracy %s/host-wrong.json --device host -q --reference planted:5:1e-11", e2e);
+	gemmq(args, "audit.json");
 	snprintf(args, sizeof(args), "time %s/time-host.json --device host -q", e2e);
 	gemmq(args, "time.json");
 	snprintf(args, sizeof(args), "qualify %s/qualify-host.json --device host -q", e2e);
@@ -104,7 +108,7 @@ int main(void)
 	snprintf(args, sizeof(args), "merge %s/shard0.json %s/shard1.json -q", tmpdir, tmpdir);
 	gemmq(args, "merged.json");
 	int written = validated;
-	CHECK(written == 6);
+	CHECK(written == 7);
 
 	check_dir(GQ_SOURCE_DIR "/tests/fixtures", 0);
 	check_dir(GQ_SOURCE_DIR "/results", 1);
@@ -122,8 +126,9 @@ int main(void)
 	}
 	fprintf(stderr, "test_results_schema: %d files validated\n", validated);
 	if (gq_check_failures_ == 0) {
-		const char *names[] = {"accuracy", "time", "qualify", "shard0", "shard1", "merged"};
-		for (int i = 0; i < 6; i++) {
+		const char *names[] = {"accuracy", "audit",  "time",  "qualify",
+		                       "shard0",   "shard1", "merged"};
+		for (int i = 0; i < 7; i++) {
 			char path[1024];
 			snprintf(path, sizeof(path), "%s/%s.json", tmpdir, names[i]);
 			unlink(path);
