@@ -14,6 +14,7 @@
 #include "cmd_time.h"
 #include "commands.h"
 #include "device.h"
+#include "devices.h"
 #include "protocol.h"
 #include "registry.h"
 #include "report.h"
@@ -300,7 +301,8 @@ static int cmd_check_results(int argc, char **argv)
 /* ---- accuracy ---- */
 
 static const char usage_accuracy[] =
-    "usage: gemmq accuracy [PROTOCOL] [--device N|host] [-o FILE] [--reference KIND]\n"
+    "usage: gemmq accuracy [PROTOCOL] [--device N|host | --devices LIST|all] [-o FILE]\n"
+    "                      [--shard I/N] [--reference KIND] [-p NAME...] [-q]\n"
     "\n"
     "Run every program of every point of PROTOCOL against the FP64 reference (OpenBLAS, or\n"
     "cuBLAS on the GPU: --reference), for the protocol's seeds x reruns, and write a results\n"
@@ -313,6 +315,10 @@ static const char usage_accuracy[] =
     "  -p, --program NAME run NAME instead of the protocol's arms; repeat it for several\n"
     "                    programs: the first is the incumbent (q ratios are against it)\n"
     "  -q, --quiet       no progress and no per-point lines on stderr\n"
+    "  --devices LIST|all  one shard per device, all at once, merged into FILE (as gemmq qualify\n"
+    "                    --devices: 'all', '0,1,2,3' or 'host:0,host:1'; -p and --reference go\n"
+    "                    to every shard); a finished shard is kept when the command runs again\n"
+    "  --shard I/N       measure only shard I of N (points by expected cost, as qualify's)\n"
     "  --reference KIND  the FP64 reference instead of the protocol's accuracy.reference:\n"
     "                    openblas (on the host, the authority) or gpu (cuBLAS DGEMM; the first\n"
     "                    seed of each point is also computed by OpenBLAS, and a difference above\n"
@@ -329,6 +335,9 @@ typedef struct accuracy_ctx {
 	const gq_protocol *proto;
 	const gq_device *dev;
 	const char *output;
+	gq_accuracy_run *all; /* every point; the run measured holds this shard's (map[k] in all) */
+	const int *map;
+	int shard_index, shard_count;
 	int quiet;
 	int tty;
 	double start;
@@ -345,12 +354,29 @@ static void format_duration(double s, char *buf, size_t size)
 		snprintf(buf, size, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
 }
 
+/* The results of every point (this shard's measured, the others pending). */
+static json_t *accuracy_doc(const accuracy_ctx *ctx, const gq_accuracy_run *all, int complete)
+{
+	json_t *doc = gq_results_build(ctx->meta, ctx->proto, ctx->dev, all, complete);
+	if (ctx->shard_count > 1) {
+		json_t *sh = json_object();
+		json_object_set_new(sh, "index", json_integer(ctx->shard_index));
+		json_object_set_new(sh, "count", json_integer(ctx->shard_count));
+		json_object_set_new(sh, "assign", json_string("cost"));
+		json_object_set_new(json_object_get(doc, "meta"), "shard", sh);
+	}
+	return doc;
+}
+
 /* After each point: save the results, then say where the run is. */
 static gq_status on_point(void *user, const gq_accuracy_run *run, int index, gq_error *err)
 {
 	accuracy_ctx *ctx = user;
 	ctx->finished++;
-	json_t *doc = gq_results_build(ctx->meta, ctx->proto, ctx->dev, run, 0);
+	ctx->all->points[ctx->map[index]] = run->points[index];
+	ctx->all->reference_seconds = run->reference_seconds;
+	ctx->all->reference_flops = run->reference_flops;
+	json_t *doc = accuracy_doc(ctx, ctx->all, 0);
 	gq_status s = gq_results_write(doc, ctx->output, err);
 	json_decref(doc);
 	if (s != GQ_OK || ctx->quiet)
@@ -411,6 +437,8 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 	                                     {"quiet", no_argument, NULL, 'q'},
 	                                     {"program", required_argument, NULL, 'p'},
 	                                     {"reference", required_argument, NULL, 'r'},
+	                                     {"shard", required_argument, NULL, 's'},
+	                                     {"devices", required_argument, NULL, 'D'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
 	const char *spec = NULL, *output = NULL;
@@ -418,7 +446,9 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 	int reference_given = 0;
 	const char *programs[64];
 	int program_count = 0;
-	int quiet = 0, c;
+	int quiet = 0, c, shard_index = 0, shard_count = 1;
+	const char *devices = NULL, *extra[2 * 64 + 2];
+	int extra_count = 0;
 	gq_error err;
 	gq_error_clear(&err);
 	while ((c = getopt_long(argc, argv, "d:o:p:qh", opts, NULL)) != -1) {
@@ -429,12 +459,23 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 			if (gq_registry_check_name(optarg, &err) != GQ_OK)
 				return gq_cmdline_error("accuracy", &err);
 			programs[program_count++] = optarg;
+			extra[extra_count++] = "-p";
+			extra[extra_count++] = optarg;
 		} else if (c == 'r') {
 			if (gq_reference_spec_parse(optarg, &reference, &err) != GQ_OK)
 				return gq_cmdline_usage_error("accuracy", usage_accuracy, "--reference: %s",
 				                              err.message);
 			reference_given = 1;
-		} else if (c == 'd')
+			extra[extra_count++] = "--reference";
+			extra[extra_count++] = optarg;
+		} else if (c == 's') {
+			if (gq_devices_parse_shard(optarg, &shard_index, &shard_count) != 0)
+				return gq_cmdline_usage_error(
+				    "accuracy", usage_accuracy,
+				    "--shard wants I/N with 0 <= I < N (got '%s')", optarg);
+		} else if (c == 'D')
+			devices = optarg;
+		else if (c == 'd')
 			spec = optarg;
 		else if (c == 'o')
 			output = optarg;
@@ -449,6 +490,17 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 	if (argc - optind > 1)
 		return gq_cmdline_usage_error("accuracy", usage_accuracy, "give one protocol (got '%s' too)",
 		                       argv[optind + 1]);
+	if (devices && (spec || shard_count > 1))
+		return gq_cmdline_usage_error("accuracy", usage_accuracy, "%s",
+		                              "--devices runs one shard per device itself: give it "
+		                              "without --device or --shard");
+	if (devices) {
+		gq_devices devs;
+		if (gq_devices_parse(devices, &devs, &err) != GQ_OK)
+			return gq_cmdline_error("accuracy", &err);
+		return gq_devices_main("accuracy", optind < argc ? argv[optind] : NULL, output, 0,
+		                       quiet, extra, extra_count, &devs, full_argc, full_argv);
+	}
 	gq_run_meta meta = {.command = "accuracy", .argc = full_argc, .argv = full_argv};
 	gq_results_now(meta.started);
 	meta.started_monotonic = gq_cmdline_now();
@@ -474,30 +526,57 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 		return gq_cmdline_error("accuracy", &err);
 	}
 
-	gq_accuracy_run run;
+	gq_accuracy_run all = {0}, run = {0};
+	int *owner = calloc((size_t)(proto.point_count ? proto.point_count : 1), sizeof(int));
+	int *map = calloc((size_t)(proto.point_count ? proto.point_count : 1), sizeof(int));
 	accuracy_ctx ctx = {.meta = &meta, .proto = &proto, .dev = &dev, .output = output,
-	                    .quiet = quiet, .tty = isatty(2), .start = gq_cmdline_now()};
-	s = gq_accuracy_init(&proto, programs, program_count, &run, &err);
+	                    .all = &all, .map = map, .shard_index = shard_index,
+	                    .shard_count = shard_count, .quiet = quiet, .tty = isatty(2),
+	                    .start = gq_cmdline_now()};
+	s = gq_accuracy_init(&proto, programs, program_count, &all, &err);
 	if (reference_given)
-		run.reference = reference;
+		all.reference = reference;
+	if (s == GQ_OK && (!owner || !map))
+		s = gq_error_set(&err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	if (s == GQ_OK)
+		s = gq_protocol_shard_assign(&proto, shard_count, owner, &err);
+	/* the run measured: this shard's points (all without --shard), sharing their records */
+	run.points = calloc((size_t)(all.point_count ? all.point_count : 1), sizeof(*run.points));
+	if (s == GQ_OK && !run.points)
+		s = gq_error_set(&err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	run.reference = all.reference;
+	for (int i = 0; s == GQ_OK && i < all.point_count; i++)
+		if (owner[i] == shard_index) {
+			map[run.point_count] = i;
+			run.points[run.point_count++] = all.points[i];
+		}
+	free(owner);
 	if (!quiet)
 		fprintf(stderr,
-		        "gemmq accuracy: protocol '%s' (%d points, %d seeds x %d reruns, %s reference) "
-		        "on %s -> %s\n",
-		        proto.name, proto.point_count, proto.seeds, proto.reruns,
+		        "gemmq accuracy: protocol '%s' (%d points%s, %d seeds x %d reruns, %s "
+		        "reference) on %s -> %s\n",
+		        proto.name, run.point_count, shard_count > 1 ? " in this shard" : "",
+		        proto.seeds, proto.reruns,
 		        gq_reference_kind_name(run.reference.kind), dev.name, output);
 	if (s == GQ_OK)
 		s = gq_accuracy_execute(&proto, &dev, &run, on_point, &ctx, &err);
+	for (int k = 0; k < run.point_count; k++)
+		all.points[map[k]] = run.points[k];
+	all.reference_seconds = run.reference_seconds;
+	all.reference_flops = run.reference_flops;
+	all.failures = run.failures;
+	free(run.points);
+	free(map);
 	if (ctx.tty && !quiet)
 		fputs("\r\033[K", stderr);
 	/* Save whatever was measured, even after an error. */
 	gq_error werr;
 	gq_error_clear(&werr);
-	json_t *doc = gq_results_build(&meta, &proto, &dev, &run, s == GQ_OK);
+	json_t *doc = accuracy_doc(&ctx, &all, s == GQ_OK);
 	gq_status ws = gq_results_write(doc, output, &werr);
 	json_t *summary = json_object_get(doc, "summary");
 	char audits[160];
-	audit_summary(&run, audits, sizeof(audits));
+	audit_summary(&all, audits, sizeof(audits));
 	printf("gemmq accuracy: %s: %lld points done of %lld; programs: %lld pass, %lld fail, %lld "
 	       "error, %lld unsupported; FP64 reference (%s) %.1f s at %.1f GFLOP/s%s; results: %s\n",
 	       proto.name, json_integer_value(json_object_get(summary, "points_done")),
@@ -506,12 +585,12 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 	       json_integer_value(json_object_get(summary, "programs_fail")),
 	       json_integer_value(json_object_get(summary, "programs_error")),
 	       json_integer_value(json_object_get(summary, "programs_unsupported")),
-	       gq_reference_kind_name(run.reference.kind), run.reference_seconds,
-	       run.reference_seconds > 0 ? 1e-9 * run.reference_flops / run.reference_seconds : 0.0,
+	       gq_reference_kind_name(all.reference.kind), all.reference_seconds,
+	       all.reference_seconds > 0 ? 1e-9 * all.reference_flops / all.reference_seconds : 0.0,
 	       audits, output);
 	json_decref(doc);
-	int failures = run.failures;
-	gq_accuracy_free(&run);
+	int failures = all.failures;
+	gq_accuracy_free(&all);
 	gq_protocol_free(&proto);
 	if (s != GQ_OK)
 		return gq_cmdline_error("accuracy", &err);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# e2e_devices.sh GEMMQ SOURCE_DIR: gemmq qualify (and time) --devices on the host backend (host:0,host:1:
+# e2e_devices.sh GEMMQ SOURCE_DIR: gemmq qualify (and accuracy, time) --devices on the host backend (host:0,host:1:
 # two shards, each a process of its own on its own CPUs), against an unsharded run of the same
 # protocol (tests/protocols/e2e/qualify-host.json):
 #   - the merged file is complete, lists both shards (ok, with their CPUs and point counts,
@@ -11,6 +11,7 @@
 #     that shard only and the file then equals the unsharded run as above, with nothing lost;
 #   - gemmq time --devices: every point timed once, merged complete; finished shards kept on a
 #     second run;
+#   - gemmq accuracy --devices -p A -p B: the same records as one run with those programs;
 #   - bad lists and option mixes are refused (exit 2) with the reason.
 set -u
 gemmq=$1 src=$2
@@ -121,6 +122,20 @@ PY
 expect 0 'shard 1/2: finished earlier, kept' -- \
   "$gemmq" time "$tproto" --devices host:0,host:1 -o "$tmp/t.json"
 
+# gemmq accuracy --devices, its -p going to every shard: the same records as one run.
+expect 0 'gemmq accuracy: e2e-qualify-host: 6 points done of 6, 0 lost; programs: 12 pass' -- \
+  "$gemmq" accuracy "$proto" --devices host:0,host:1 -p host:ref -p host:split -o "$tmp/a.json"
+"$gemmq" accuracy "$proto" --device host -p host:ref -p host:split -q -o "$tmp/a1.json" >/dev/null
+python3 - "$tmp/a.json" "$tmp/a1.json" <<'PY' || say_fail "accuracy --devices differs from one run"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+rec = lambda d: [(p["id"], [(r["program"], r["status"], [x["output_fnv1a64"] for x in r["seeds"]])
+                            for r in p["accuracy"]["programs"]]) for p in d["points"]]
+assert rec(a) == rec(b), (rec(a), rec(b))
+assert a["meta"]["complete"] and a["meta"]["command"] == "accuracy"
+print("ok: accuracy --devices records equal one run's")
+PY
+
 # Refusals.
 expect 2 'named twice' -- "$gemmq" qualify "$proto" --devices host:0,host:0 -o "$tmp/x.json"
 expect 2 'do not mix' -- "$gemmq" qualify "$proto" --devices host:0,1 -o "$tmp/x.json"
@@ -130,6 +145,8 @@ expect 2 'without --device, --shard or --raw-dir' -- \
 [ ! -e "$tmp/x.json" ] || say_fail "a refused run wrote its file"
 expect 0 'devices LIST\|all' -- "$gemmq" qualify --help
 expect 0 'devices LIST\|all' -- "$gemmq" time --help
+expect 0 'devices LIST\|all' -- "$gemmq" accuracy --help
+expect 2 'without --device or --shard' -- "$gemmq" accuracy "$proto" --devices host:0 --shard 0/2
 expect 2 'without --device, --shard or --raw-dir' -- "$gemmq" time "$tproto" --devices host:0 --raw-dir "$tmp/r"
 
 exit $fail
