@@ -322,6 +322,19 @@ static void progress(const char *command, const shard *sh, const gq_devices *dev
 		else
 			eta_known = 0; /* a shard still in accuracy: its timing is not estimated yet */
 	}
+	/* points whose accuracy is done (qualify and accuracy: timing follows accuracy) */
+	int measured = 0, total = 0;
+	for (int i = 0; i < devs->count; i++) {
+		const shard *s = &sh[i];
+		total += s->points;
+		if (!strcmp(s->phase, "done") || !strcmp(s->phase, "timing"))
+			measured += s->points;
+		else if (!strcmp(s->phase, "accuracy"))
+			measured += s->done;
+	}
+	if (used < sizeof(line) && strcmp(command, "time") != 0)
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "; accuracy of %d/%d points",
+		                         measured, total);
 	char tail[96];
 	if (final)
 		snprintf(tail, sizeof(tail), "  (%.0f s)", gq_cmdline_now() - start);
