@@ -8,6 +8,7 @@
 #include "protocol.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,13 +334,80 @@ static gq_status read_accuracy(parser *ps, const json_t *v, gq_protocol *proto)
 	return s;
 }
 
+/* An error at key of the current object. */
+static gq_status fail_key(parser *ps, const char *key, const char *fmt, ...) GQ_PRINTF(3, 4);
+static gq_status fail_key(parser *ps, const char *key, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	size_t old = gq_proto_path_key(ps, key);
+	gq_status s = FAIL(ps, "%s", msg);
+	gq_proto_path_pop(ps, old);
+	return s;
+}
+
+/* Read timing.max_iterations and timing.target_rel_ci (after the rest of "timing": the checks
+ * need iterations, groups and steps). With max_iterations, iterations and groups are the least
+ * samples of a series: each must be at least GQ_PROTOCOL_MIN_PRECISION_SAMPLES where a step of
+ * its kind is timed, and at most max_iterations. A target without a cap is an error, so that a
+ * protocol never looks precise while it times fixed counts. */
+static gq_status read_precision(parser *ps, const json_t *v, gq_timing_spec *t)
+{
+	long long cap = 0;
+	gq_status s = gq_proto_read_int(ps, v, "max_iterations", 1, GQ_PROTOCOL_MAX_ITERATIONS,
+	                                "an integer from 1 to 100000", &cap);
+	if (s == GQ_OK)
+		s = gq_proto_read_number(ps, v, "target_rel_ci", 0, 1, 0.5,
+		                         "a fraction greater than 0 and at most 0.5 (0.0025: the "
+		                         "median known to ± 0.25 %)",
+		                         &t->target_rel_ci);
+	if (s != GQ_OK)
+		return s;
+	t->max_iterations = (int)cap;
+	if (!cap) {
+		if (json_object_get(v, "target_rel_ci"))
+			return fail_key(
+			    ps, "target_rel_ci",
+			    "target_rel_ci needs max_iterations, the cap of timing to a "
+			    "precision; without it every series takes the fixed counts "
+			    "iterations and groups");
+		return GQ_OK;
+	}
+	const struct {
+		const char *key;
+		int count, timed;
+	} least[] = {{"iterations", t->iterations, (t->steps & GQ_TIMING_STEP_OP) != 0},
+	             {"groups", t->groups, (t->steps & ~GQ_TIMING_STEP_OP) != 0}};
+	for (int i = 0; i < 2; i++) {
+		if (!least[i].timed)
+			continue;
+		const char *at = json_object_get(v, least[i].key) ? least[i].key : "max_iterations";
+		if (least[i].count < GQ_PROTOCOL_MIN_PRECISION_SAMPLES)
+			return fail_key(
+			    ps, at,
+			    "with max_iterations, %s is the least number of samples of a "
+			    "series and must be at least %d (got %d)",
+			    least[i].key, GQ_PROTOCOL_MIN_PRECISION_SAMPLES, least[i].count);
+		if (least[i].count > cap)
+			return fail_key(ps, "max_iterations",
+			                "max_iterations (%lld) must be at least %s (%d), the least "
+			                "number of samples of a series",
+			                cap, least[i].key, least[i].count);
+	}
+	return GQ_OK;
+}
+
 /* Read "timing". */
 static gq_status read_timing(parser *ps, const json_t *v, gq_protocol *proto)
 {
 	gq_timing_spec *t = &proto->timing;
-	static const char *const keys[] = {
-	    "warmup", "iterations",      "groups",           "modes", "steps", "layouts",
-	    "orders", "flush_l2_factor", "worker_timeout_s", NULL};
+	static const char *const keys[] = {"warmup",         "iterations",      "groups",
+	                                   "modes",          "steps",           "layouts",
+	                                   "orders",         "flush_l2_factor", "worker_timeout_s",
+	                                   "max_iterations", "target_rel_ci",   NULL};
 	static const char *const modes[] = {"graph", "eager"};
 	static const char *const steps[] = {"op", "bwd", "2fwd+bwd"};
 	static const char *const layouts[] = {"interleaved", "blocked"};
@@ -352,11 +420,11 @@ static gq_status read_timing(parser *ps, const json_t *v, gq_protocol *proto)
 		s = gq_proto_read_int(ps, v, "warmup", 0, 100000, "an integer from 0 to 100000",
 		                      &warmup);
 	if (s == GQ_OK)
-		s = gq_proto_read_int(ps, v, "iterations", 1, 100000, "an integer from 1 to 100000",
-		                      &iterations);
+		s = gq_proto_read_int(ps, v, "iterations", 1, GQ_PROTOCOL_MAX_ITERATIONS,
+		                      "an integer from 1 to 100000", &iterations);
 	if (s == GQ_OK)
-		s = gq_proto_read_int(ps, v, "groups", 1, 100000, "an integer from 1 to 100000",
-		                      &groups);
+		s = gq_proto_read_int(ps, v, "groups", 1, GQ_PROTOCOL_MAX_ITERATIONS,
+		                      "an integer from 1 to 100000", &groups);
 	t->warmup = (int)warmup, t->iterations = (int)iterations, t->groups = (int)groups;
 	const struct {
 		const char *key, *noun;
@@ -383,6 +451,8 @@ static gq_status read_timing(parser *ps, const json_t *v, gq_protocol *proto)
 		s = gq_proto_read_number(ps, v, "worker_timeout_s", 0, 1, 1e6,
 		                         "a number of seconds greater than 0",
 		                         &t->worker_timeout_s);
+	if (s == GQ_OK)
+		s = read_precision(ps, v, t);
 	return s;
 }
 
@@ -439,6 +509,8 @@ static void set_defaults(gq_protocol *proto)
 	    .orders = GQ_TIMING_FORWARD | GQ_TIMING_REVERSE,
 	    .flush_l2_factor = 2.0,
 	    .worker_timeout_s = 600,
+	    .max_iterations = 0,
+	    .target_rel_ci = GQ_PROTOCOL_TARGET_REL_CI,
 	};
 	proto->decision = (gq_decision_spec){.min_speedup = 1.0,
 	                                     .accept_aa_band = 1,

@@ -31,6 +31,12 @@ static gq_status check_config(const gq_timing_config *c, gq_error *err)
 		                    "timing needs warm-up ≥ 0 and iterations, groups and sota "
 		                    "iterations ≥ 1 (got %d, %d, %d, %d)",
 		                    c->warmup, c->iterations, c->groups, c->sota_iterations);
+	if (c->max_iterations < 0 || !(c->target_rel_ci >= 0 && isfinite(c->target_rel_ci)))
+		return gq_error_set(
+		    err, GQ_ERR_INPUT, GQ_HERE,
+		    "timing to a precision needs max_iterations ≥ 0 (0: fixed counts) "
+		    "and a finite target ≥ 0 (got %d, %g)",
+		    c->max_iterations, c->target_rel_ci);
 	if ((unsigned)c->layout >= GQ_LAYOUT_COUNT || (unsigned)c->order >= GQ_ORDER_COUNT)
 		return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE,
 		                    "unknown launch layout or row order");

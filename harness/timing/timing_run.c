@@ -11,6 +11,7 @@
 
 #include "cuda_check.h"
 #include "integrity.h"
+#include "timing_stop.h"
 
 /* ---- Iterations ------------------------------------------------------------------------------ */
 
@@ -152,7 +153,8 @@ typedef struct run_arm {
 	launcher l;
 	gq_timing_series *se;
 	uint64_t *ids; /* the external id of each timed iteration, 0 before it ran */
-	int failed;
+	int capacity;  /* samples se's arrays hold */
+	int failed;    /* its series failed: no more iterations */
 } run_arm;
 
 /* Iterations of one arm: warm-up (untagged) or timed ones (tagged, ids recorded). */
@@ -195,18 +197,35 @@ const char *gq_timing_kernels_per_id(gq_timing_engine *e, const uint64_t *ids, i
 	return buf;
 }
 
-/* Turn the trace of a run into samples: span and busy per iteration, with the checks of
- * timing.h (every iteration present, the same kernel count, no unfilled timestamp). */
-static void fill_samples(gq_timing_engine *e, run_arm *ra, int n)
+/* Room for n samples in the arm's series: its arrays grow with the rounds. 0, or -1 when memory
+ * ran out (the series is failed). */
+static int reserve(run_arm *ra, int n)
 {
 	gq_timing_series *se = ra->se;
-	se->span_ns = malloc((size_t)n * sizeof(double));
-	se->busy_ns = malloc((size_t)n * sizeof(double));
-	if (!se->span_ns || !se->busy_ns) {
+	if (n <= ra->capacity)
+		return 0;
+	double *span = realloc(se->span_ns, (size_t)n * sizeof(double));
+	if (span)
+		se->span_ns = span;
+	double *busy = span ? realloc(se->busy_ns, (size_t)n * sizeof(double)) : NULL;
+	if (busy)
+		se->busy_ns = busy;
+	if (!span || !busy) {
 		gq_timing_series_fail(se, GQ_ERR_INTERNAL, "out of memory for %d samples", n);
-		return;
+		return -1;
 	}
-	for (int i = 0; i < n; i++) {
+	ra->capacity = n;
+	return 0;
+}
+
+/* Turn the trace of a stretch of iterations first … n − 1 into samples: span and busy per
+ * iteration, with the checks of timing.h (every iteration present, the same kernel count as
+ * iteration 0, no unfilled timestamp); se->count becomes n. */
+static void fill_samples(gq_timing_engine *e, run_arm *ra, int first, int n)
+{
+	gq_timing_series *se = ra->se;
+	const uint64_t *ids = ra->ids + first; /* the stretch's: the trace holds no others */
+	for (int i = first; i < n; i++) {
 		const gq_interval *iv = NULL;
 		int invalid = 0;
 		int k = gq_trace_lookup(&e->trace, ra->ids[i], &iv, &invalid);
@@ -225,7 +244,7 @@ static void fill_samples(gq_timing_engine *e, run_arm *ra, int n)
 			    "iteration %d: CUPTI recorded no kernel for it (external id "
 			    "%llu: %s; kernels per iteration: %s)",
 			    i, (unsigned long long)ra->ids[i], what,
-			    gq_timing_kernels_per_id(e, ra->ids, n));
+			    gq_timing_kernels_per_id(e, ids, n - first));
 			return;
 		}
 		if (i == 0)
@@ -236,7 +255,7 @@ static void fill_samples(gq_timing_engine *e, run_arm *ra, int n)
 			    "iteration %d had %d kernels, iteration 0 had %d: a record was lost "
 			    "or the program launches differently each time (kernels per "
 			    "iteration: %s)",
-			    i, k, se->kernels, gq_timing_kernels_per_id(e, ra->ids, n));
+			    i, k, se->kernels, gq_timing_kernels_per_id(e, ids, n - first));
 			return;
 		}
 		se->span_ns[i] = (double)gq_interval_span(iv, k);
@@ -364,16 +383,67 @@ static gq_status check_arm(gq_timing_engine *e, point_state *ps, arm_state *a, g
 	return GQ_OK;
 }
 
+/* Timed iterations first … first + len − 1 of every arm that has not failed, in the configured
+ * layout. Interleaved: the arms alternate iteration by iteration. Blocked, in mirrored runs: each
+ * arm's iterations in runs of `run`, the runs of a round in arm order and those of the next round
+ * in reverse order (A B, B A, A B, …); *round counts the rounds over the stretches of a run, so
+ * the mirroring goes on where the last stretch left it. Each arm's samples are then spread over
+ * the same stretch of time, so a clock that drifts during the run (seen on the H200 with ~1 ms
+ * kernels: up to 14 % between one arm's block and the next) weighs on every arm alike, while
+ * every sample still follows others of its own arm. */
+static gq_status run_stretch(gq_timing_engine *e, run_arm *ra, int count, int first, int len,
+                             int run, int *round, gq_error *err)
+{
+	gq_status s = GQ_OK;
+	if (e->cfg.layout == GQ_LAYOUT_INTERLEAVED) {
+		for (int i = first; i < first + len && s == GQ_OK; i++)
+			for (int k = 0; k < count && s == GQ_OK; k++)
+				s = run_iterations(e, &ra[k], i, 1, 1, err);
+		return s;
+	}
+	for (int done = 0; done < len && s == GQ_OK; done += run, (*round)++) {
+		int n = len - done < run ? len - done : run;
+		for (int j = 0; j < count && s == GQ_OK; j++) {
+			int k = *round % 2 ? count - 1 - j : j;
+			s = run_iterations(e, &ra[k], first + done, n, 1, err);
+		}
+	}
+	return s;
+}
+
+/* 1 when the run of n iterations per arm needs another round: some arm's series, not failed,
+ * is neither precise nor at the cap (timing_stop.h). The arms of a run go on together, so that
+ * the layout keeps alternating all of them to the end; a series that is precise already only
+ * gains samples. With fixed counts max = min, and the run ends after its first stretch. */
+static int another_round(const gq_timing_engine *e, const run_arm *ra, int count, int n, int min,
+                         int max)
+{
+	if (n >= max)
+		return 0;
+	for (int k = 0; k < count; k++)
+		if (!ra[k].failed &&
+		    gq_timing_should_stop(ra[k].se->span_ns, n, e->cfg.target_rel_ci, min, max) ==
+		        GQ_TIMING_GO_ON)
+			return 1;
+	return 0;
+}
+
+/* A run: every arm's warm-up, a first stretch of min iterations per arm (the fixed-count run),
+ * then, timing to a precision, rounds while another_round says so. The trace is collected after
+ * each stretch, so the rule sees every sample so far; the collect (a device sync and a CUPTI
+ * flush) falls between iterations, which each start from a synchronized stream anyway. */
 gq_status gq_timing_measure(gq_timing_engine *e, point_state *ps, gq_timing_point *pt,
                             gq_timing_mode mode, gq_timing_step step, gq_error *err)
 {
-	int n = step == GQ_STEP_OP ? e->cfg.iterations : e->cfg.groups;
-	int warm = e->cfg.warmup;
+	const int min = step == GQ_STEP_OP ? e->cfg.iterations : e->cfg.groups;
+	const int max = e->cfg.max_iterations > min ? e->cfg.max_iterations : min;
+	const int warm = e->cfg.warmup;
+	const int run = min / 8 > 0 ? min / 8 : 1; /* blocked runs: the fixed-count run's n/8 */
 	run_arm ra[GQ_TIMING_ARM_COUNT];
-	uint64_t *ids = malloc((size_t)GQ_TIMING_ARM_COUNT * (size_t)n * sizeof(*ids));
+	uint64_t *ids = malloc((size_t)GQ_TIMING_ARM_COUNT * (size_t)max * sizeof(*ids));
 	if (!ids)
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
-	int count = ready_arms(e, ps, pt, mode, step, ra, ids, n);
+	int count = ready_arms(e, ps, pt, mode, step, ra, ids, max);
 	gq_status s = GQ_OK;
 	if (count == 0)
 		goto done;
@@ -383,31 +453,36 @@ gq_status gq_timing_measure(gq_timing_engine *e, point_state *ps, gq_timing_poin
 		for (int i = 0; i < warm && s == GQ_OK; i++)
 			for (int k = 0; k < count && s == GQ_OK; k++)
 				s = run_iterations(e, &ra[k], i, 1, 0, err);
-		for (int i = 0; i < n && s == GQ_OK; i++)
-			for (int k = 0; k < count && s == GQ_OK; k++)
-				s = run_iterations(e, &ra[k], i, 1, 1, err);
-	} else {
-		/* Blocked, in mirrored runs: every arm's warm-up, then each arm's iterations in
-		 * runs of n/8 (at least 1), the runs of a round in arm order and those of the next
-		 * round in reverse order (A B, B A, A B, …). Each arm's samples are then spread
-		 * over the same stretch of time, so a clock that drifts during the run (seen on the
-		 * H200 with ~1 ms kernels: up to 14 % between one arm's block and the next) weighs
-		 * on every arm alike, while every sample still follows others of its own arm. */
-		int run = n / 8 > 0 ? n / 8 : 1;
+	} else
 		for (int k = 0; k < count && s == GQ_OK; k++)
 			s = run_iterations(e, &ra[k], 0, warm, 0, err);
-		for (int done = 0, round = 0; done < n && s == GQ_OK; done += run, round++) {
-			int len = n - done < run ? n - done : run;
-			for (int j = 0; j < count && s == GQ_OK; j++) {
-				int k = round % 2 ? count - 1 - j : j;
-				s = run_iterations(e, &ra[k], done, len, 1, err);
+	uint64_t dropped = 0;
+	size_t lost = 0;
+	for (int done = 0, want = min, round = 0; s == GQ_OK;) {
+		for (int k = 0; k < count; k++)
+			if (!ra[k].failed && reserve(&ra[k], want) != 0)
+				ra[k].failed = 1;
+		s = run_stretch(e, ra, count, done, want - done, run, &round, err);
+		if (s == GQ_OK)
+			s = gq_timing_collect(e, err);
+		pt->orphans += e->trace.orphans;
+		if (s != GQ_OK)
+			break;
+		dropped += e->trace.dropped;
+		lost += e->trace.lost;
+		if (dropped || lost)
+			break;
+		for (int k = 0; k < count; k++)
+			if (!ra[k].failed) {
+				fill_samples(e, &ra[k], done, want);
+				ra[k].failed = ra[k].se->status != GQ_OK;
 			}
-		}
+		done = want;
+		if (!another_round(e, ra, count, done, min, max))
+			break;
+		want = done + gq_timing_next_round(done, max);
 	}
-	if (s == GQ_OK)
-		s = gq_timing_collect(e, err);
 	gq_clocks_read(e->clocks, &after);
-	pt->orphans += e->trace.orphans;
 	for (int k = 0; k < count; k++) {
 		gq_timing_series *se = ra[k].se;
 		se->clock_before = before;
@@ -415,13 +490,13 @@ gq_status gq_timing_measure(gq_timing_engine *e, point_state *ps, gq_timing_poin
 		if (s != GQ_OK)
 			gq_timing_series_fail(se, GQ_ERR_DEVICE, "the run stopped: %s",
 			                      err ? err->message : "");
-		else if (e->trace.dropped || e->trace.lost)
+		else if (dropped || lost)
 			gq_timing_series_fail(
 			    se, GQ_ERR_DEVICE,
 			    "CUPTI dropped %llu and the session lost %zu records during the run",
-			    (unsigned long long)e->trace.dropped, e->trace.lost);
-		else if (!ra[k].failed)
-			fill_samples(e, &ra[k], n);
+			    (unsigned long long)dropped, lost);
+		if (se->status != GQ_OK)
+			se->count = 0; /* a failed series keeps no samples */
 		if (s == GQ_OK)
 			s = check_arm(e, ps, &ps->arm[ra[k].arm], step, se, err);
 	}
