@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing_stop.h"
+
 gq_status gq_timing_data_init(gq_timing_data *d, const gq_protocol *proto, int host, gq_error *err)
 {
 	memset(d, 0, sizeof(*d));
@@ -136,7 +138,7 @@ void gq_timing_aggregate(const gq_timing_data *d, int point, gq_timing_arm arm, 
 	int errors = 0, pending = 0, unsupported = 0, ok = 0;
 	const char *first_unsupported = NULL;
 	for (int p = 0; p < d->process_count; p++) {
-		out->process_median_ns[p] = out->process_busy_ns[p] = NAN;
+		out->process_median_ns[p] = out->process_busy_ns[p] = out->process_rel_ci[p] = NAN;
 		const gq_timing_cell *c = gq_timing_data_cell(d, point, p);
 		const gq_timing_series *se = c->has_point ? &c->pt.series[arm][mode][step] : NULL;
 		if (se && se->requested)
@@ -146,6 +148,7 @@ void gq_timing_aggregate(const gq_timing_data *d, int point, gq_timing_arm arm, 
 			out->samples[p] = se->count;
 			out->process_median_ns[p] = gq_stats_median(se->span_ns, se->count);
 			out->process_busy_ns[p] = gq_stats_median(se->busy_ns, se->count);
+			out->process_rel_ci[p] = gq_timing_rel_ci(se->span_ns, se->count);
 			out->processes++;
 			if (!out->programs[0]) {
 				snprintf(out->programs, sizeof(out->programs), "%s", se->programs);

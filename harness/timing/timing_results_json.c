@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cupti_timer.h"
+#include "timing_stop.h"
 
 static json_t *num(double v)
 {
@@ -53,6 +54,28 @@ static const char *step_name(int s)
 	return gq_timing_step_name((gq_timing_step)s);
 }
 
+/* How a series stopped (timing_stop.h): fixed counts, or timing to a precision. */
+static json_t *stop_json(const gq_timing_spec *t)
+{
+	json_t *o = json_object();
+	const int precise = t->max_iterations > 0;
+	json_object_set_new(o, "rule", json_string(precise ? "precision" : "fixed"));
+	json_object_set_new(o, "level", json_real(GQ_TIMING_CI_LEVEL));
+	json_object_set_new(o, "precision",
+	                    json_string("half-width of the order-statistic interval of a process's "
+	                                "median at level, over the median"));
+	if (precise) {
+		json_object_set_new(o, "target_rel_ci", json_real(t->target_rel_ci));
+		json_object_set_new(o, "max_iterations", json_integer(t->max_iterations));
+		json_object_set_new(o, "rounds",
+		                    json_string("after iterations (op) or groups (other steps), rounds "
+		                                "of a quarter of the samples so far, every arm of a run "
+		                                "together, until every arm's series is within "
+		                                "target_rel_ci or has max_iterations samples"));
+	}
+	return o;
+}
+
 static json_t *method_json(const gq_timing_data *d, const gq_stats_bootstrap *boot)
 {
 	const gq_timing_spec *t = &d->spec;
@@ -87,6 +110,7 @@ static json_t *method_json(const gq_timing_data *d, const gq_stats_bootstrap *bo
 	    b, "seed", json_integer((json_int_t)(boot && boot->seed ? boot->seed : GQ_STATS_SEED)));
 	json_object_set_new(o, "bootstrap", b);
 	json_object_set_new(o, "throttle_threshold", json_real(GQ_STATS_THROTTLE_THRESHOLD));
+	json_object_set_new(o, "stop", stop_json(t));
 	return o;
 }
 
@@ -161,6 +185,7 @@ static json_t *series_json(const gq_timing_data *d, const gq_timing_agg *g, int 
 	                    numbers(g->process_median_ns, d->process_count));
 	json_object_set_new(o, "per_process_busy_median_ns",
 	                    numbers(g->process_busy_ns, d->process_count));
+	json_object_set_new(o, "per_process_rel_ci", numbers(g->process_rel_ci, d->process_count));
 	json_object_set_new(o, "median_ns", num(g->median_ns));
 	json_object_set_new(o, "busy_median_ns", num(g->busy_median_ns));
 	json_object_set_new(o, "throttled_processes", json_integer(g->throttled));
