@@ -3,10 +3,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cupti_timer.h"
 #include "results_read.h"
+#include "stats.h"
 
 /* v with format f, or missing when it is not finite. */
 static void fmt_num(char *buf, size_t size, double v, const char *f, const char *missing)
@@ -45,6 +47,91 @@ static void join_names(const json_t *arr, char *buf, size_t size, const char *se
 		size_t used = strlen(buf);
 		snprintf(buf + used, size - used, "%s%s", i ? sep : "", json_string_value(v));
 	}
+}
+
+/* A fraction as a percentage with three significant digits ("0.231", "12.5", "2021"). */
+static void pct(char *buf, size_t size, double fraction)
+{
+	const double v = 100 * fraction;
+	snprintf(buf, size, v < 100 ? "%.3g" : "%.0f", v);
+}
+
+/* The samples (per_process "samples" > 0) of every series and process of timing, into counts,
+ * and the precision their medians reached (per_process_rel_ci, where a number) into rel; either
+ * may be NULL to count only. *n and *m receive how many of each. */
+static void gather_precision(const json_t *timing, double *counts, double *rel, size_t *n,
+                             size_t *m)
+{
+	*n = *m = 0;
+	size_t i, j, p;
+	const json_t *tp, *s, *v;
+	json_array_foreach(json_object_get(timing, "points"), i, tp)
+	{
+		json_array_foreach(json_object_get(tp, "series"), j, s)
+		{
+			const json_t *r = json_object_get(s, "per_process_rel_ci");
+			json_array_foreach(json_object_get(s, "samples"), p, v)
+			{
+				if (json_integer_value(v) <= 0)
+					continue;
+				if (counts)
+					counts[*n] = (double)json_integer_value(v);
+				++*n;
+				if (!json_is_number(json_array_get(r, p)))
+					continue;
+				if (rel)
+					rel[*m] = json_number_value(json_array_get(r, p));
+				++*m;
+			}
+		}
+	}
+}
+
+/* "iterations per series: median N, range [a, b]; 95 % CI half-width of the median reached:
+ * median x %, worst y %[; target z %]" over every (series, process) of timing that has samples:
+ * how many it took, and the precision its median reached. target: NAN for fixed counts. */
+static void precision_text(const json_t *timing, double target, char *buf, size_t size)
+{
+	size_t n, m;
+	gather_precision(timing, NULL, NULL, &n, &m);
+	double *counts = malloc((n + 1) * sizeof(double)), *rel = malloc((m + 1) * sizeof(double));
+	if (n == 0 || !counts || !rel) {
+		snprintf(buf, size, "%s", n ? "out of memory" : "no series was timed");
+		free(counts);
+		free(rel);
+		return;
+	}
+	gather_precision(timing, counts, rel, &n, &m);
+	double lo = counts[0], hi = counts[0], worst = 0;
+	for (size_t k = 0; k < n; k++) {
+		lo = counts[k] < lo ? counts[k] : lo;
+		hi = counts[k] > hi ? counts[k] : hi;
+	}
+	for (size_t k = 0; k < m; k++)
+		worst = rel[k] > worst ? rel[k] : worst;
+	size_t used = 0;
+#define ADD(...)                                                                                   \
+	do {                                                                                       \
+		if (used < size)                                                                   \
+			used += (size_t)snprintf(buf + used, size - used, __VA_ARGS__);            \
+	} while (0)
+	ADD("iterations per series: median %g, range [%g, %g]; ", gq_stats_median(counts, (int)n),
+	    lo, hi);
+	char a[32], b[32];
+	pct(a, sizeof(a), gq_stats_median(rel, (int)m));
+	pct(b, sizeof(b), worst);
+	ADD("95 %% CI half-width of the median reached: ");
+	if (m > 0)
+		ADD("median %s %%, worst %s %%", a, b);
+	if (m < n)
+		ADD("%snone for %zu of %zu with fewer than 6 samples", m ? "; " : "", n - m, n);
+	if (isfinite(target)) {
+		pct(a, sizeof(a), target);
+		ADD("; target %s %%", a);
+	}
+#undef ADD
+	free(counts);
+	free(rel);
 }
 
 void gq_caption_method(const json_t *doc, const char *part, char *buf, size_t size)
@@ -106,12 +193,29 @@ void gq_caption_method(const json_t *doc, const char *part, char *buf, size_t si
 	char span[160], cupti_span[180];
 	gq_cupti_span_text(gq_json_str(method, "span_of"), span, sizeof(span));
 	snprintf(cupti_span, sizeof(cupti_span), "CUPTI span (%s)", span);
-	ADD(") of each process's median %s, over %lld iterations per op and %lld per step after "
-	    "%lld warm-up iterations; modes %s; steps %s; ",
-	    cupti ? cupti_span : "CLOCK_MONOTONIC span of the launches",
-	    (long long)json_integer_value(json_object_get(method, "iterations")),
-	    (long long)json_integer_value(json_object_get(method, "groups")),
-	    (long long)json_integer_value(json_object_get(method, "warmup")), mode_list, step_list);
+	const json_t *stop = json_object_get(method, "stop");
+	const long long least_op = json_integer_value(json_object_get(method, "iterations"));
+	const long long least_step = json_integer_value(json_object_get(method, "groups"));
+	const long long warmup = json_integer_value(json_object_get(method, "warmup"));
+	const char *what = cupti ? cupti_span : "CLOCK_MONOTONIC span of the launches";
+	if (!strcmp(gq_json_str(stop, "rule"), "precision"))
+		ADD(") of each process's median %s, timed to a precision: at least %lld "
+		    "iterations per op and %lld per step after %lld warm-up iterations, then "
+		    "rounds of a quarter more until the 95 %% interval of the median is within "
+		    "± %.3g %% of it, at most %lld; modes %s; steps %s; ",
+		    what, least_op, least_step, warmup, 100 * gq_json_num(stop, "target_rel_ci"),
+		    (long long)json_integer_value(json_object_get(stop, "max_iterations")),
+		    mode_list, step_list);
+	else
+		ADD(") of each process's median %s, over %lld iterations per op and %lld per step "
+		    "after %lld warm-up iterations; modes %s; steps %s; ",
+		    what, least_op, least_step, warmup, mode_list, step_list);
+	if (stop) { /* format_version 2: the samples and precision of every series */
+		char reached[400];
+		precision_text(timing, gq_json_num(stop, "target_rel_ci"), reached,
+		               sizeof(reached));
+		ADD("%s; ", reached);
+	}
 	double factor = gq_json_num(method, "flush_l2_factor");
 	double l2 = gq_json_num(dev, "l2_bytes");
 	if (factor > 0 && l2 > 0)

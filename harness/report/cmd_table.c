@@ -33,7 +33,8 @@ static const char usage_table[] =
     "per-process medians), the speedups (incumbent / candidate with its 95 % interval, sota /\n"
     "candidate) and the verdict. A point measured again in a later file is marked \"repeat run\"\n"
     "and left out of the summary. A method caption per part, made from the files' metadata\n"
-    "(toolchain, driver, cuBLASLt, flush, processes, iterations, A/A band), follows.\n"
+    "(toolchain, driver, cuBLASLt, flush, processes, iterations per series and the precision\n"
+    "of their medians, A/A band), follows.\n"
     "\n"
     "  --format md|tsv   Markdown (default) or tab-separated values (with # comment lines)\n"
     "  -o, --output FILE write there instead of stdout\n";
