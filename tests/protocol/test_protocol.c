@@ -459,63 +459,6 @@ static void test_errors_inline(void)
 	             (const char *const[]){"dir/test.json:2:2: $[\"a.b\"]: unknown key", NULL});
 }
 
-/* Timing to a precision: max_iterations turns it on (the target defaults to ± 0.25 %); the least
- * counts are checked only for the steps that are timed; the errors name their key. */
-static void test_precision(void)
-{
-	const char *head = "{\"format_version\": 1, \"points\": [{\"op\": \"fwd\", \"shapes\": "
-	                   "[{\"d_in\": 8, \"d_out\": 8}], \"tokens\": 7, \"dtypes\": {\"out\": "
-	                   "\"bf16\"}}], \"arms\": {\"incumbent\": {\"fwd\": \"host:ref\"}}, "
-	                   "\"timing\": ";
-	char t[1024];
-	gq_protocol p;
-	gq_error err;
-	/* op only: groups 3 is no least count of anything timed */
-	snprintf(t, sizeof(t), "%s{\"iterations\": 50, \"groups\": 3, \"max_iterations\": 5000}}",
-	         head);
-	gq_status s = parse(t, &p, &err);
-	CHECK_MSG(s == GQ_OK, "%s", err.message);
-	if (s == GQ_OK) {
-		CHECK(p.timing.max_iterations == 5000 && p.timing.target_rel_ci == 0.0025);
-		CHECK(p.timing.iterations == 50 && p.timing.groups == 3);
-		gq_protocol_free(&p);
-	}
-	snprintf(t, sizeof(t),
-	         "%s{\"steps\": [\"op\", \"2fwd+bwd\"], \"max_iterations\": 100, "
-	         "\"target_rel_ci\": 0.01}}",
-	         head);
-	s = parse(t, &p, &err);
-	CHECK_MSG(s == GQ_OK, "%s", err.message);
-	if (s == GQ_OK) {
-		CHECK(p.timing.max_iterations == 100 && p.timing.target_rel_ci == 0.01);
-		gq_protocol_free(&p);
-	}
-	/* the default iterations (100) exceed the cap: named at max_iterations */
-	snprintf(t, sizeof(t), "%s{\"max_iterations\": 99}}", head);
-	expect_error(t, (const char *const[]){"$.timing.max_iterations: ",
-	                                      "must be at least iterations (100)", NULL});
-	/* steps bwd only: the default groups (15) is the least count, iterations is not checked */
-	snprintf(t, sizeof(t), "%s{\"steps\": \"bwd\", \"max_iterations\": 99}}", head);
-	s = parse(t, &p, &err);
-	CHECK_MSG(s == GQ_OK, "%s", err.message);
-	if (s == GQ_OK)
-		gq_protocol_free(&p);
-	snprintf(t, sizeof(t), "%s{\"steps\": \"bwd\", \"max_iterations\": 14}}", head);
-	expect_error(t, (const char *const[]){
-	                    "$.timing.max_iterations: ", "must be at least groups (15)", NULL});
-	snprintf(t, sizeof(t), "%s{\"iterations\": 9, \"max_iterations\": 99}}", head);
-	expect_error(t,
-	             (const char *const[]){"$.timing.iterations: ", "at least 10 (got 9)", NULL});
-	snprintf(t, sizeof(t), "%s{\"max_iterations\": 1000, \"target_rel_ci\": 0.6}}", head);
-	expect_error(t, (const char *const[]){"$.timing.target_rel_ci: ", "(got 0.6)", NULL});
-	snprintf(t, sizeof(t), "%s{\"max_iterations\": 100001}}", head);
-	expect_error(t, (const char *const[]){
-	                    "$.timing.max_iterations: ", "an integer from 1 to 100000", NULL});
-	snprintf(t, sizeof(t), "%s{\"target_rel_ci\": 0.0025}}", head);
-	expect_error(
-	    t, (const char *const[]){"$.timing.target_rel_ci: ", "needs max_iterations", NULL});
-}
-
 static void test_point_limit(void)
 {
 	/* 50000 tokens × 2 out dtypes = 100000 points: at the limit, accepted */
@@ -744,7 +687,6 @@ int main(void)
 	test_group_candidates();
 	test_budgets();
 	test_errors_inline();
-	test_precision();
 	test_point_limit();
 	test_long_token_list();
 	test_load();
