@@ -19,7 +19,7 @@
 
 #define MAX_FILE_BYTES (64u << 20)
 
-/* ---- inputs, arms, accuracy, timing, decision ------------------------------------------------ */
+/* ---- inputs, arms, accuracy (timing and decision: protocol_timing.c) ------------------------- */
 
 /* Read "inputs": {"x"|"w"|"g": {"dist": "normal"|"uniform", "scale": > 0}}. */
 static gq_status read_inputs(parser *ps, const json_t *v, gq_protocol *proto)
@@ -353,84 +353,6 @@ static gq_status read_accuracy(parser *ps, const json_t *v, gq_protocol *proto)
 	return s;
 }
 
-/* Read "timing". */
-static gq_status read_timing(parser *ps, const json_t *v, gq_protocol *proto)
-{
-	gq_timing_spec *t = &proto->timing;
-	static const char *const keys[] = {
-	    "warmup", "iterations",      "groups",           "modes", "steps", "layouts",
-	    "orders", "flush_l2_factor", "worker_timeout_s", NULL};
-	static const char *const modes[] = {"graph", "eager"};
-	static const char *const steps[] = {"op", "bwd", "2fwd+bwd"};
-	static const char *const layouts[] = {"interleaved", "blocked"};
-	static const char *const orders[] = {"forward", "reverse"};
-	gq_status s = gq_proto_want_type(ps, v, JSON_OBJECT, "timing must be an object");
-	if (s == GQ_OK)
-		s = gq_proto_check_keys(ps, v, keys, "timing");
-	long long warmup = t->warmup, iterations = t->iterations, groups = t->groups;
-	if (s == GQ_OK)
-		s = gq_proto_read_int(ps, v, "warmup", 0, 100000, "an integer from 0 to 100000",
-		                      &warmup);
-	if (s == GQ_OK)
-		s = gq_proto_read_int(ps, v, "iterations", 1, 100000, "an integer from 1 to 100000",
-		                      &iterations);
-	if (s == GQ_OK)
-		s = gq_proto_read_int(ps, v, "groups", 1, 100000, "an integer from 1 to 100000",
-		                      &groups);
-	t->warmup = (int)warmup, t->iterations = (int)iterations, t->groups = (int)groups;
-	const struct {
-		const char *key, *noun;
-		const char *const *names;
-		int count;
-		int *bits;
-	} sets[] = {{"modes", "mode", modes, 2, &t->modes},
-	            {"steps", "step", steps, 3, &t->steps},
-	            {"layouts", "layout", layouts, 2, &t->layouts},
-	            {"orders", "order", orders, 2, &t->orders}};
-	for (int i = 0; i < 4 && s == GQ_OK; i++) {
-		const json_t *x = json_object_get(v, sets[i].key);
-		if (!x)
-			continue;
-		size_t old = gq_proto_path_key(ps, sets[i].key);
-		s = gq_proto_read_name_set(ps, x, sets[i].key, sets[i].noun, sets[i].names,
-		                           sets[i].count, sets[i].bits);
-		gq_proto_path_pop(ps, old);
-	}
-	if (s == GQ_OK)
-		s = gq_proto_read_number(ps, v, "flush_l2_factor", 0, 0, 64,
-		                         "a number from 0 (no flush) to 64", &t->flush_l2_factor);
-	if (s == GQ_OK)
-		s = gq_proto_read_number(ps, v, "worker_timeout_s", 0, 1, 1e6,
-		                         "a number of seconds greater than 0",
-		                         &t->worker_timeout_s);
-	return s;
-}
-
-/* Read "decision". */
-static gq_status read_decision(parser *ps, const json_t *v, gq_protocol *proto)
-{
-	gq_decision_spec *d = &proto->decision;
-	static const char *const keys[] = {"min_speedup", "accept_aa_band", "max_step_slowdown",
-	                                   "k_block_parity", NULL};
-	gq_status s = gq_proto_want_type(ps, v, JSON_OBJECT, "decision must be an object");
-	if (s == GQ_OK)
-		s = gq_proto_check_keys(ps, v, keys, "decision");
-	if (s == GQ_OK)
-		s = gq_proto_read_number(ps, v, "min_speedup", 0, 1, 1e6,
-		                         "a number greater than 0, e.g. 1.0 "
-		                         "for as fast as the incumbent",
-		                         &d->min_speedup);
-	if (s == GQ_OK)
-		s = gq_proto_read_bool(ps, v, "accept_aa_band", &d->accept_aa_band);
-	if (s == GQ_OK)
-		s = gq_proto_read_number(ps, v, "max_step_slowdown", 0, 0, 1,
-		                         "a fraction from 0 to 1 (0.013: 1.3 % slower at most)",
-		                         &d->max_step_slowdown);
-	if (s == GQ_OK)
-		s = gq_proto_read_bool(ps, v, "k_block_parity", &d->k_block_parity);
-	return s;
-}
-
 /* ---- the protocol ---------------------------------------------------------------------------- */
 
 const char *gq_arm_name(gq_arm arm)
@@ -459,6 +381,8 @@ static void set_defaults(gq_protocol *proto)
 	    .orders = GQ_TIMING_FORWARD | GQ_TIMING_REVERSE,
 	    .flush_l2_factor = 2.0,
 	    .worker_timeout_s = 600,
+	    .max_iterations = 0,
+	    .target_rel_ci = GQ_PROTOCOL_TARGET_REL_CI,
 	};
 	proto->decision = (gq_decision_spec){.min_speedup = 1.0,
 	                                     .accept_aa_band = 1,
@@ -522,9 +446,12 @@ static gq_status read_root(parser *ps, const json_t *root, gq_protocol *proto)
 	static const struct {
 		const char *key;
 		gq_status (*read)(parser *, const json_t *, gq_protocol *);
-	} sections[] = {
-	    {"points", gq_proto_read_points}, {"inputs", read_inputs}, {"arms", read_arms},
-	    {"accuracy", read_accuracy},      {"timing", read_timing}, {"decision", read_decision}};
+	} sections[] = {{"points", gq_proto_read_points},
+	                {"inputs", read_inputs},
+	                {"arms", read_arms},
+	                {"accuracy", read_accuracy},
+	                {"timing", gq_proto_read_timing},
+	                {"decision", gq_proto_read_decision}};
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]) && s == GQ_OK; i++) {
 		const json_t *x = json_object_get(root, sections[i].key);
 		if (!x)

@@ -30,6 +30,13 @@ extern "C" {
 #define GQ_PROTOCOL_MAX_DIM 262144      /* d_in, d_out (so 2·M·N·K fits in int64) */
 #define GQ_PROTOCOL_MAX_SEEDS 1000
 #define GQ_PROTOCOL_MAX_RERUNS 1000
+#define GQ_PROTOCOL_MAX_ITERATIONS 100000 /* timing.iterations, groups and max_iterations */
+
+/* Timing to a precision: the default target (the median known to ± 0.25 %), and the least
+ * iterations and groups it accepts (nvbench's least sample count: with fewer, a few close samples
+ * could end a series). */
+#define GQ_PROTOCOL_TARGET_REL_CI         0.0025
+#define GQ_PROTOCOL_MIN_PRECISION_SAMPLES 10
 
 /* Bits of gq_timing_spec's sets. */
 enum {
@@ -79,6 +86,13 @@ typedef struct gq_timing_spec {
 	int orders;          /* bit 0 forward, bit 1 reverse; default both */
 	double flush_l2_factor; /* bytes flushed = factor · L2 size; default 2 */
 	double worker_timeout_s; /* default 600 */
+	/* Timing to a precision (protocols/README.md, harness/timing/timing_stop.h): 0, the
+	 * default, times every series a fixed count (iterations for step op, groups for the
+	 * others); > 0 makes those counts the least, and adds rounds of iterations until the
+	 * median's 95 % interval is at most ± target_rel_ci of it or the series has max_iterations
+	 * samples. */
+	int max_iterations;
+	double target_rel_ci; /* default GQ_PROTOCOL_TARGET_REL_CI; only with max_iterations */
 } gq_timing_spec;
 
 typedef struct gq_decision_spec {

@@ -1,6 +1,7 @@
 /* protocol_read.h: the reading machinery shared by the protocol parser's files (private to
- * protocol.c, protocol_read.c and protocol_points.c): the parse state, JSON paths, errors at a
- * value's file:line:column, and checked reads of typed values. */
+ * protocol.c, protocol_read.c, protocol_points.c and protocol_timing.c): the parse state, JSON
+ * paths, errors at a value's file:line:column, checked reads of typed values, and the readers of
+ * the sections that live outside protocol.c. */
 #ifndef GQ_PROTOCOL_READ_H
 #define GQ_PROTOCOL_READ_H
 
@@ -90,6 +91,13 @@ gq_status gq_proto_read_programs(parser *ps, const json_t *v, const char *what,
 /* Read "points" and expand it into proto->points: per entry, shapes (list order; for the cross
  * form d_in outer, d_out inner) × out dtypes (list order) × tokens (list order, or ascending). */
 gq_status gq_proto_read_points(parser *ps, const json_t *v, gq_protocol *proto);
+
+/* Read the "timing" section v into proto->timing (protocol_timing.c): its keys, and the rules of
+ * timing to a precision between them. */
+gq_status gq_proto_read_timing(parser *ps, const json_t *v, gq_protocol *proto);
+
+/* Read the "decision" section v into proto->decision (protocol_timing.c). */
+gq_status gq_proto_read_decision(parser *ps, const json_t *v, gq_protocol *proto);
 
 /* An error at the value of the current path. */
 #define FAIL(ps, ...) gq_proto_fail_at((ps), (ps)->path, 0, (ps)->path, __VA_ARGS__)

@@ -20,13 +20,18 @@
  *   bwd        dgrad, wgrad;                             timed cfg.groups times
  *   2fwd+bwd   fwd, fwd, dgrad, wgrad (checkpointing);   timed cfg.groups times
  *   Every op of a step uses the point's shape, tokens and dtypes.
+ *   Timing to a precision (cfg.max_iterations > 0) makes those counts the least: after them, the
+ *   run of a (mode, step) adds rounds of iterations to every arm together until each arm's
+ *   series is precise to cfg.target_rel_ci or has cfg.max_iterations samples (timing_stop.h),
+ *   so all arms of a run end with the same count.
  * Modes: graph (the step captured once per (point, arm, step) on the engine's non-default stream
  *   into its own graph, then replayed) and eager (the same launches issued directly).
  * Layouts: interleaved (arms alternate iteration by iteration) and blocked (every arm's warm-up,
- *   then each arm's iterations in runs of n/8, arm after arm, the order reversed every round:
- *   A B, B A, A B, …, so a clock drift weighs on every arm alike). The arms' buffers are allocated and prepared in arm
- *   order (incumbent first) for interleaved runs and in reverse for blocked runs, so the process
- *   matrix also alternates placement (DESIGN.md: the arm allocated second can be slower).
+ *   then each arm's iterations in runs of n/8 (n the least count), arm after arm, the order
+ *   reversed every round: A B, B A, A B, …, so a clock drift weighs on every arm alike). The
+ *   arms' buffers are allocated and prepared in arm order (incumbent first) for interleaved runs
+ *   and in reverse for blocked runs, so the process matrix also alternates placement (DESIGN.md:
+ *   the arm allocated second can be slower).
  *
  * One iteration of an arm:
  *   L2 flush (memset of flush_l2_factor × L2, untagged) → stream sync → push external id →
@@ -127,8 +132,10 @@ void gq_timing_point_order(gq_timing_order order, int count, int *index);
 
 typedef struct gq_timing_config {
 	int warmup;             /* untimed iterations before each arm's timed ones */
-	int iterations;         /* timed iterations of step op */
-	int groups;             /* timed iterations of steps bwd and 2fwd+bwd */
+	int iterations;         /* timed iterations of step op (with max_iterations: the least) */
+	int groups;             /* timed iterations of steps bwd and 2fwd+bwd (the same) */
+	int max_iterations;     /* 0: fixed counts; > 0: timing to a precision, at most this many */
+	double target_rel_ci;   /* with max_iterations: the precision a series stops at */
 	int modes;              /* GQ_TIMING_GRAPH | GQ_TIMING_EAGER */
 	int steps;              /* GQ_TIMING_STEP_* bits */
 	double flush_l2_factor; /* 0: no flush */
@@ -146,9 +153,10 @@ typedef struct gq_timing_config {
 	size_t cupti_buffer_bytes; /* 0: GQ_CUPTI_BUFFER_BYTES */
 } gq_timing_config;
 
-/* Defaults: the protocol defaults (warm-up 10, 100 iterations, 15 groups, both modes, step op,
- * flush factor 2), interleaved, forward, allocation by layout, twin and sota on, 10 sota
- * iterations, seed 0, normal inputs of scale 1, no programs. */
+/* Defaults: the protocol defaults (warm-up 10, 100 iterations, 15 groups, fixed counts (target
+ * GQ_PROTOCOL_TARGET_REL_CI), both modes, step op, flush factor 2), interleaved, forward,
+ * allocation by layout, twin and sota on, 10 sota iterations, seed 0, normal inputs of scale 1, no
+ * programs. */
 void gq_timing_config_init(gq_timing_config *cfg);
 
 /* The configuration of one worker of a protocol: its timing section, arms, first seed and inputs,

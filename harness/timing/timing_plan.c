@@ -100,6 +100,8 @@ void gq_timing_config_init(gq_timing_config *cfg)
 	cfg->warmup = 10;
 	cfg->iterations = 100;
 	cfg->groups = 15;
+	cfg->max_iterations = 0;
+	cfg->target_rel_ci = GQ_PROTOCOL_TARGET_REL_CI;
 	cfg->modes = GQ_TIMING_GRAPH | GQ_TIMING_EAGER;
 	cfg->steps = GQ_TIMING_STEP_OP;
 	cfg->flush_l2_factor = 2.0;
@@ -121,6 +123,8 @@ void gq_timing_config_from_protocol(const gq_protocol *proto, gq_timing_layout l
 	cfg->warmup = t->warmup;
 	cfg->iterations = t->iterations;
 	cfg->groups = t->groups;
+	cfg->max_iterations = t->max_iterations;
+	cfg->target_rel_ci = t->target_rel_ci;
 	cfg->modes = t->modes;
 	cfg->steps = t->steps;
 	cfg->flush_l2_factor = t->flush_l2_factor;

@@ -10,10 +10,12 @@
  * both arms (stats.h: processes resampled, then iterations within them). The A/A ratio of a
  * point, mode and step is incumbent / twin; the band is [min, max] of the finite ratios.
  *
- * The "timing" section (format_version 1):
- *   { "format_version": 1, "backend": "cupti" | "host-clock",
+ * The "timing" section (format_version 2):
+ *   { "format_version": 2, "backend": "cupti" | "host-clock",
  *     "method": { warmup, iterations, groups, modes, steps, flush_l2_factor, worker_timeout_s,
- *                 value, speedup, bootstrap: { resamples, level, seed }, throttle_threshold },
+ *                 value, speedup, bootstrap: { resamples, level, seed }, throttle_threshold,
+ *                 stop: { rule: "fixed" | "precision", level, precision, and with "precision"
+ *                         target_rel_ci, max_iterations, rounds } },
  *     "processes": [ { index, layout, order, reverse_allocation, allocation, status, message,
  *                      workers, failures, seconds, cupti, clock_before, clock_after,
  *                      throttled, runs: [ { seconds, how, points, clock_before,
@@ -22,8 +24,8 @@
  *                   message } ], sota: { op: [program per process] },
  *                   series: [ { arm, mode, step, status, message, programs, kernels,
  *                               samples: [per process], per_process_median_ns,
- *                               per_process_busy_median_ns, median_ns, busy_median_ns,
- *                               throttled_processes } ],
+ *                               per_process_busy_median_ns, per_process_rel_ci, median_ns,
+ *                               busy_median_ns, throttled_processes } ],
  *                   speedups: [ { mode, step, baseline, new, estimate, lo, hi, level,
  *                                 processes } ],
  *                   aa: [ { mode, step, ratio, per_process } ] } ],
@@ -32,7 +34,12 @@
  *                  by_mode_step: [ { mode, step, lo, hi, count } ] },
  *     "summary": { points, points_ok, points_error, points_pending, processes,
  *                  worker_failures, throttled_series } }
- * Non-finite figures are null. Series that no process requested are left out.
+ * Non-finite figures are null. Series that no process requested are left out. samples are the
+ * iterations each process timed (with method.stop.rule "fixed": iterations or groups; with
+ * "precision": between those and max_iterations); per_process_rel_ci is the precision each
+ * process's median reached (timing_stop.h: the half-width of its 95 % order-statistic interval
+ * over the median; null without samples or below 6 of them), for either rule. Version 1, which
+ * gemmq still reads, had neither stop nor per_process_rel_ci and timed fixed counts.
  */
 #ifndef GQ_TIMING_RESULTS_H
 #define GQ_TIMING_RESULTS_H
@@ -48,7 +55,7 @@
 extern "C" {
 #endif
 
-#define GQ_TIMING_RESULTS_FORMAT_VERSION 1
+#define GQ_TIMING_RESULTS_FORMAT_VERSION 2
 
 /* A/A ratios of series whose incumbent is at least this long form the "at_least_10us" band. */
 #define GQ_TIMING_AA_LONG_NS 10000.0
@@ -127,6 +134,7 @@ typedef struct gq_timing_agg {
 	int samples[GQ_TIMING_MAX_SLOTS];
 	double process_median_ns[GQ_TIMING_MAX_SLOTS]; /* NAN where a process has none */
 	double process_busy_ns[GQ_TIMING_MAX_SLOTS];
+	double process_rel_ci[GQ_TIMING_MAX_SLOTS]; /* precision reached (timing_stop.h), or NAN */
 	double median_ns, busy_median_ns; /* medians of the per-process medians */
 	int kernels;                      /* per iteration (the first process's) */
 	char programs[320];

@@ -1,4 +1,5 @@
-/* stats.c: medians, speedups, the nested bootstrap, the A/A band, throttle flags (see stats.h). */
+/* stats.c: medians and their intervals, speedups, the nested bootstrap, the A/A band, throttle
+ * flags (see stats.h). */
 #include "stats.h"
 
 #include <math.h>
@@ -70,6 +71,43 @@ double gq_stats_quantile(const double *x, int n, double q)
 	double v = sorted_quantile(s, sorted_copy(x, n, s), q);
 	free(s);
 	return v;
+}
+
+/* The rank k of the order-statistic interval of the median of m values: the largest k ≥ 1 with
+ * P(B ≤ k − 1) ≤ tail, B ~ Binomial(m, 1/2); 0 when even P(B = 0) = 2^−m exceeds tail. The
+ * CDF is summed term by term, each term exp(log C(m, i) − m·ln 2) with the logarithm carried by
+ * the recurrence C(m, i + 1) = C(m, i)·(m − i)/(i + 1): exact up to rounding, and terms below
+ * 2^−1074 add nothing. Stops at the first i whose CDF passes tail (below m/2: P(B ≤ m/2) ≥ 1/2). */
+static int median_rank(int m, double tail)
+{
+	double log_term = -(double)m * log(2.0), cdf = 0;
+	int k = 0;
+	for (int i = 0; i < m; i++) {
+		cdf += exp(log_term); /* P(B ≤ i) */
+		if (cdf > tail)
+			break;
+		k = i + 1;
+		log_term += log((double)(m - i)) - log((double)(i + 1));
+	}
+	return k;
+}
+
+int gq_stats_median_ci(const double *x, int n, double level, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (n <= 0 || !x || !(level > 0 && level < 1))
+		return -1;
+	double *s = malloc((size_t)n * sizeof(*s));
+	if (!s)
+		return -1;
+	int m = sorted_copy(x, n, s);
+	int k = m > 0 ? median_rank(m, 0.5 * (1 - level)) : 0;
+	if (k > 0) {
+		*lo = s[k - 1];
+		*hi = s[m - k];
+	}
+	free(s);
+	return k > 0 ? 0 : -1;
 }
 
 double gq_stats_median_of_medians(const gq_stats_nested *s, double *medians)

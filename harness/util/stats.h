@@ -1,5 +1,5 @@
-/* stats.h: the statistics of timing: medians, speedups with bootstrap confidence intervals, the
- * A/A band and throttle flags.
+/* stats.h: the statistics of timing: medians and their order-statistic confidence intervals,
+ * speedups with bootstrap confidence intervals, the A/A band and throttle flags.
  *
  * The data of one arm at one (point, mode, step) is nested: several worker processes, each with
  * its own iterations. Its value is the median over processes of the per-process medians (DESIGN.md,
@@ -58,6 +58,17 @@ double gq_stats_median(const double *x, int n);
  * position h = q·(n−1), value x₍⌊h⌋₎ + (h − ⌊h⌋)·(x₍⌊h⌋+1₎ − x₍⌊h⌋₎) (Hyndman–Fan type 7, NumPy's
  * default); NAN for n == 0. NaN values are ignored. x is not modified. */
 double gq_stats_quantile(const double *x, int n, double q);
+
+/* The distribution-free confidence interval of the median of x[0..n) at level (0 < level < 1),
+ * from order statistics (the sign-test interval; Conover, "Practical Nonparametric Statistics",
+ * 3rd ed., §3.2). With x₍₁₎ ≤ … ≤ x₍ₘ₎ the m non-NaN values sorted and B ~ Binomial(m, 1/2),
+ * k is the largest integer ≥ 1 with P(B ≤ k − 1) ≤ (1 − level)/2, and the interval is
+ * [x₍ₖ₎, x₍ₘ₊₁₋ₖ₎]. It holds the true median with probability 1 − 2·P(B ≤ k − 1) ≥ level for
+ * any distribution of independent samples (ties only make it more conservative): at 95 %, m = 6
+ * gives [x₍₁₎, x₍₆₎], m = 20 [x₍₆₎, x₍₁₅₎], m = 100 [x₍₄₀₎, x₍₆₁₎]. Returns 0 with *lo and *hi set;
+ * -1 with both NAN when m is too small for any interval to reach level (2^−m > (1 − level)/2:
+ * m ≤ 5 at 95 %) or level is not inside (0, 1). x is not modified. */
+int gq_stats_median_ci(const double *x, int n, double level, double *lo, double *hi);
 
 /* The median over processes of the per-process medians. Processes without samples are left out;
  * NAN when none has any. When medians is not NULL it receives the per-process medians

@@ -1,6 +1,6 @@
-/* results.h: the results file (format_version 1): what was run, where, and what was found.
+/* results.h: the results file (format_version 2): what was run, where, and what was found.
  *
- *   { "format_version": 1, "kind": "gemmq-results",
+ *   { "format_version": 2, "kind": "gemmq-results",
  *     "meta": { gemmq version, git sha, toolchain { c_compiler, cuda_toolkit }, command, argv,
  *               protocol {name, source, sha256, text as JSON}, started, finished (UTC,
  *               ISO 8601), complete, wall_seconds },
@@ -32,7 +32,11 @@
 extern "C" {
 #endif
 
-#define GQ_RESULTS_FORMAT_VERSION 1
+/* Version 2 (timing to a precision): the timing section (timing_results.h, its own version 2)
+ * says how each series stopped (method.stop) and the precision each process's median reached
+ * (series[].per_process_rel_ci). A version 1 file, which has neither, timed fixed counts; gemmq
+ * reads both (results_read.h). */
+#define GQ_RESULTS_FORMAT_VERSION 2
 
 typedef struct gq_run_meta {
 	const char *command;  /* "accuracy" */

@@ -24,10 +24,10 @@ double gq_json_num(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-const gq_doc_kind gq_doc_results = {"gemmq-results", GQ_RESULTS_FORMAT_VERSION, "results file",
+const gq_doc_kind gq_doc_results = {"gemmq-results", GQ_RESULTS_FORMAT_VERSION, 1, "results file",
                                     "protocols/results.schema.json", gq_embedded_results_schema,
                                     &gq_embedded_results_schema_size};
-const gq_doc_kind gq_doc_bench = {"gemmq-bench", 1, "bench results file",
+const gq_doc_kind gq_doc_bench = {"gemmq-bench", 1, 1, "bench results file",
                                   "protocols/bench.schema.json", gq_embedded_bench_schema,
                                   &gq_embedded_bench_schema_size};
 
@@ -89,17 +89,22 @@ gq_status gq_document_load(const char *path, const gq_doc_kind *kind, json_t **d
 	if (kind_out)
 		*kind_out = kind;
 	const json_t *fv = json_object_get(*doc, "format_version");
-	char why[300] = "";
+	char why[300] = "", versions[64];
+	if (kind->oldest < kind->version)
+		snprintf(versions, sizeof(versions), "versions %d to %d", kind->oldest, kind->version);
+	else
+		snprintf(versions, sizeof(versions), "version %d", kind->version);
 	if (!json_is_object(*doc) || strcmp(gq_json_str(*doc, "kind"), kind->kind) != 0)
 		snprintf(why, sizeof(why), "not a %s (its \"kind\" is not \"%s\")", kind->noun,
 		         kind->kind);
 	else if (!fv)
-		snprintf(why, sizeof(why), "a %s without \"format_version\" (this gemmq reads version %d)",
-		         kind->noun, kind->version);
-	else if (!json_is_integer(fv) || json_integer_value(fv) != kind->version) {
+		snprintf(why, sizeof(why), "a %s without \"format_version\" (this gemmq reads %s)",
+		         kind->noun, versions);
+	else if (!json_is_integer(fv) || json_integer_value(fv) < kind->oldest ||
+	         json_integer_value(fv) > kind->version) {
 		char *v = json_dumps(fv, JSON_ENCODE_ANY | JSON_COMPACT);
-		snprintf(why, sizeof(why), "a %s of format_version %.40s (this gemmq reads version %d)",
-		         kind->noun, v ? v : "?", kind->version);
+		snprintf(why, sizeof(why), "a %s of format_version %.40s (this gemmq reads %s)",
+		         kind->noun, v ? v : "?", versions);
 		free(v);
 	}
 	gq_status s = GQ_OK;

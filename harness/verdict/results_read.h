@@ -2,7 +2,8 @@
  * on them: qualify (to resume), table, plot, plan, compare and merge.
  *
  * A results file is accepted when it is JSON with "kind": "gemmq-results", "format_version" 1
- * and a "points" array; anything else is GQ_ERR_INPUT naming the file (and line:column for JSON
+ * or 2 (results.h: version 1 files hold fixed-count timing and no precision per series) and a
+ * "points" array; anything else is GQ_ERR_INPUT naming the file (and line:column for JSON
  * that does not parse). The helpers below read the document in place; every pointer they return
  * is borrowed from it.
  */
@@ -22,11 +23,13 @@
 extern "C" {
 #endif
 
-/* A kind of document gemmq writes and reads back: its "kind", format_version, a noun for messages,
- * and its JSON Schema (protocols/<name>.schema.json, embedded in the binary). */
+/* A kind of document gemmq writes and reads back: its "kind", the format_version gemmq writes and
+ * the oldest it still reads, a noun for messages, and its JSON Schema
+ * (protocols/<name>.schema.json, embedded in the binary), which describes every version read. */
 typedef struct gq_doc_kind {
 	const char *kind;
 	int version;
+	int oldest;
 	const char *noun;
 	const char *schema_name;
 	const char *schema_text;

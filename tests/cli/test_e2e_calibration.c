@@ -5,7 +5,8 @@
  *              host's last attempt (see test_case) it may instead be inconclusive for no other
  *              reason than an interval that straddles min_speedup (host noise, see
  *              twin_undecided), never slower, inaccurate or in error;
- *   slow-3     slower, with slowdown = 1/speedup − 1 within 3 % ± 1 pp;
+ *   slow-1     slower, with slowdown = 1/speedup − 1 within 1 % ± 1 pp (GPU only: see gpu_only);
+ *   slow-3     slower, with slowdown within 3 % ± 1 pp;
  *   slow-10    slower, with slowdown within 10 % ± 2 pp;
  *   wrong      inaccurate at every point, failing seed 1 and no other seed;
  *   nondet     accurate (pass) with bitwise_stable false, never inaccurate or error;
@@ -55,9 +56,19 @@ static int host_last;     /* 1: the last attempt of a host case (twin_undecided 
  * 0.9979 [0.9963, 0.9998] twice in a row); the slowest planted case, slow-3, is six times that. */
 #define TWIN_TOL 0.005
 
-static const char *const cases[] = {"twin",   "slow-3",    "slow-10", "wrong",
-                                    "nondet", "unwritten", "nan"};
+static const char *const cases[] = {"twin",  "slow-1", "slow-3",    "slow-10",
+                                    "wrong", "nondet", "unwritten", "nan"};
 #define CASE_COUNT ((int)(sizeof(cases) / sizeof(cases[0])))
+
+/* The calibration of the resolution, slow-1 (a 1 % slower program, with min_speedup 1.00 and the
+ * A/A band as a real qualification has them), runs on the GPU only (protocols/calibration/,
+ * judged by --judge): on the host, the twin's interval alone is 2 pp wide when the machine is
+ * quiet and up to 8 pp under load (twin_undecided), so a 1 % slowdown is below what the host
+ * can resolve and its verdict would be chance. */
+static int gpu_only(const char *name)
+{
+	return !strcmp(name, "slow-1");
+}
 
 static char tmpdir[] = "/tmp/gemmq-test-e2e-calibration-XXXXXX";
 
@@ -133,6 +144,14 @@ static void judge(const char *name, const json_t *doc, json_t *summary)
 			       "twin %s: speedup %.4f [%.4f, %.4f], not within %.1f %% of 1.00", id,
 			       s, lo, hi, 100 * TWIN_TOL);
 		} else if (!strncmp(name, "slow-", 5)) {
+			/* ± 1 pp below 5 %, ± 2 pp above. On the GPU the spin kernel that plants
+			 * the slowdown adds its own launch gap: on the H200, at the 327 µs point of
+			 * protocols/calibration/, slow-3 and slow-10 came out 0.65 and 0.88 pp
+			 * above their plants in eager mode (a fit: 1.8 µs of gap plus 3 % of the
+			 * spin), so slow-1 should come out near 1.6 % (3.3 µs of spin, 1.9 µs of
+			 * gap), its interval some ± 0.2 pp wide: 1 % ± 1 pp leaves 0.4 pp for the
+			 * spread from run to run and part to part, and the verdict, slower against
+			 * min_speedup 1.00, is what tells it from the twin. */
 			const double pct = atof(name + 5) / 100, tol = pct < 0.05 ? 0.01 : 0.02;
 			const double slowdown = 1 / s - 1;
 			EXPECT(!strcmp(v, "slower"), "%s %s: %s", name, id, v);
@@ -356,7 +375,8 @@ int main(int argc, char **argv)
 	test_names();
 	test_gpu_protocols();
 	for (int i = 0; i < CASE_COUNT; i++)
-		test_case(cases[i]);
+		if (!gpu_only(cases[i]))
+			test_case(cases[i]);
 	int rc = gq_check_exit("test_e2e_calibration");
 	if (rc == 0) {
 		char cmd[600];

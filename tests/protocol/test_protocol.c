@@ -162,6 +162,7 @@ static void test_expansion_and_defaults(void)
 	CHECK(p.timing.layouts == (GQ_TIMING_INTERLEAVED | GQ_TIMING_BLOCKED));
 	CHECK(p.timing.orders == (GQ_TIMING_FORWARD | GQ_TIMING_REVERSE));
 	CHECK(p.timing.flush_l2_factor == 2.0 && p.timing.worker_timeout_s == 600);
+	CHECK(p.timing.max_iterations == 0 && p.timing.target_rel_ci == 0.0025); /* fixed counts */
 	CHECK(p.decision.min_speedup == 1.0 && p.decision.accept_aa_band == 1);
 	CHECK(p.decision.max_step_slowdown == 0.013 && p.decision.k_block_parity == 0);
 
@@ -633,6 +634,7 @@ static void test_readme_example(void)
 	CHECK(strcmp(b.name, "custom:k1_fp32") == 0 && b.max_abs_rel == 2e-3 &&
 	      b.max_rel_fro == 5e-5);
 	CHECK(p.inputs[GQ_TENSOR_W].dist == GQ_DIST_UNIFORM && p.inputs[GQ_TENSOR_W].scale == 0.05);
+	CHECK(p.timing.max_iterations == 2000 && p.timing.target_rel_ci == 0.0025);
 	gq_protocol_free(&p);
 }
 

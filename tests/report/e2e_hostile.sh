@@ -9,8 +9,8 @@
 #   huge process counters: merge exits 2 (no overflow in their sum);
 #   an ANSI escape in a program name, and in a path that reaches a message as it is: the message
 #     shows it escaped, no raw control byte, no forged line;
-#   a string where d_in's integer belongs; JSON that does not parse; no format_version:
-#     each named for what it is;
+#   a string where d_in's integer belongs; JSON that does not parse; no format_version, or one
+#     newer than gemmq reads: each named for what it is;
 # and plan over a file without a qualified point exits 0 with no route (no NULL to qsort).
 set -u
 gemmq=$1 src=$2
@@ -92,6 +92,8 @@ expect 2 'embedded.json: \$\.meta\.protocol\.content\.accuracy\.seeds: seeds mus
 
 mutate noversion 'del d["format_version"]'
 expect 2 'without "format_version"' -- "$gemmq" table "$tmp/noversion.json"
+mutate future 'd["format_version"] = 3'
+expect 2 'format_version 3 \(this gemmq reads versions 1 to 2\)' -- "$gemmq" table "$tmp/future.json"
 
 # slow-10 has no qualified point, so no route: plan must say so and exit 0
 expect 0 '"routes": \[\]' -- "$gemmq" plan "$base"

@@ -12,7 +12,13 @@
  *    timeout.
  * 4. time-host-stray.json (candidates that write their input A, or just before or after their
  *    output): exit 1; each point's candidate series is an error naming what was written, and its
- *    incumbent and twin series are complete, the processes never failed. */
+ *    incumbent and twin series are complete, the processes never failed.
+ * 5. Samples and precision: time-host.json (fixed counts) gives every series exactly its count
+ *    (9 op, 5 bwd) in every process, with the precision of 9 samples recorded and none for 5;
+ *    time-host-precision-cap.json (a target no series meets) runs every series to its cap of
+ *    23, and time-host-precision-loose.json (± 50 %) stops every series at its least count of
+ *    20; each results file says how series stopped, and `gemmq table` captions the counts, the
+ *    precision reached and the target. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,7 +32,22 @@
 
 static char tmpdir[] = "/tmp/gemmq-test-e2e-time-XXXXXX";
 
-static int run_time(const char *name, json_t **timing)
+/* The line of `gemmq table out` that starts with "Method," into caption ("" when none). */
+static void table_caption(const char *out, char *caption, size_t size)
+{
+	char cmd[1024], line[8192];
+	snprintf(cmd, sizeof(cmd), "'%s' table '%s'", GQ_GEMMQ_BIN, out);
+	caption[0] = '\0';
+	FILE *f = popen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Method,", 7))
+			snprintf(caption, size, "%s", line);
+	CHECK_MSG(f && pclose(f) == 0, "%s failed", cmd);
+}
+
+/* gemmq time on tests/protocols/e2e/<name>.json: its exit status, the results' timing section
+ * into *timing, the method caption of `gemmq table` into caption (when not NULL). */
+static int run_time_caption(const char *name, json_t **timing, char *caption, size_t size)
 {
 	char out[512], cmd[2048];
 	snprintf(out, sizeof(out), "%s/%s.json", tmpdir, name);
@@ -43,9 +64,42 @@ static int run_time(const char *name, json_t **timing)
 	CHECK_MSG(*timing != NULL, "%s: no timing section", name);
 	CHECK(strcmp(json_string_value(json_object_get(json_object_get(doc, "meta"), "command")),
 	             "time") == 0);
+	CHECK(json_integer_value(json_object_get(doc, "format_version")) == 2);
+	if (caption)
+		table_caption(out, caption, size);
 	unlink(out);
 	json_decref(doc);
 	return code;
+}
+
+static int run_time(const char *name, json_t **timing)
+{
+	return run_time_caption(name, timing, NULL, 0);
+}
+
+/* Every process of series s took n samples, and its median reached a precision that is a
+ * number (want_rel: > 0, and ≤ max_rel when max_rel > 0) or null (!want_rel: fewer than 6
+ * samples have no 95 % interval). */
+static void check_samples(const char *what, json_t *s, int n, int want_rel, double max_rel)
+{
+	json_t *samples = json_object_get(s, "samples"),
+	       *rel = json_object_get(s, "per_process_rel_ci");
+	CHECK_MSG(json_array_size(samples) == 4 && json_array_size(rel) == 4, "%s: %zu, %zu", what,
+	          json_array_size(samples), json_array_size(rel));
+	for (size_t p = 0; p < json_array_size(samples); p++) {
+		json_int_t got = json_integer_value(json_array_get(samples, p));
+		CHECK_MSG(got == n, "%s process %zu: %lld samples, expected %d", what, p,
+		          (long long)got, n);
+		json_t *r = json_array_get(rel, p);
+		if (!want_rel) {
+			CHECK_MSG(json_is_null(r), "%s process %zu: a precision of %d samples",
+			          what, p, n);
+			continue;
+		}
+		double v = json_number_value(r);
+		CHECK_MSG(json_is_number(r) && v > 0 && (max_rel <= 0 || v <= max_rel),
+		          "%s process %zu: precision %g (at most %g)", what, p, v, max_rel);
+	}
 }
 
 /* 1 when the series is ok with four finite per-process medians and a finite median. */
@@ -95,11 +149,22 @@ static void check_processes(json_t *t)
 static void test_clean(void)
 {
 	json_t *t = NULL;
-	int code = run_time("time-host", &t);
+	char caption[8192];
+	int code = run_time_caption("time-host", &t, caption, sizeof(caption));
 	CHECK_MSG(code == 0, "exit status %d", code);
 	if (!t)
 		return;
 	CHECK(!strcmp(e2e_str(t, "backend"), "host-clock"));
+	/* fixed counts: 9 samples of every op series, 5 of every bwd series, in every process; the
+	 * precision of 9 is recorded, 5 have no 95 % interval; the caption says both */
+	json_t *stop = json_object_get(json_object_get(t, "method"), "stop");
+	CHECK(!strcmp(e2e_str(stop, "rule"), "fixed") && !json_object_get(stop, "max_iterations"));
+	CHECK_MSG(strstr(caption, "over 9 iterations per op and 5 per step after 1 warm-up") &&
+	              strstr(caption, "iterations per series: median 7, range [5, 9]; 95 % CI "
+	                              "half-width of the median reached: median ") &&
+	              strstr(caption, "none for 48 of 96 with fewer than 6 samples;") &&
+	              !strstr(caption, "target") && !strstr(caption, "to a precision"),
+	          "caption: %s", caption);
 	check_processes(t);
 	size_t i;
 	json_t *p;
@@ -115,6 +180,13 @@ static void test_clean(void)
 			          id, steps[s]);
 			CHECK_MSG(complete(e2e_series(p, "candidate", "eager", steps[s])), "%s %s", id,
 			          steps[s]);
+			const char *arms[3] = {"incumbent", "twin", "candidate"};
+			for (int a = 0; a < 3; a++) {
+				char what[160];
+				snprintf(what, sizeof(what), "%s %s %s", id, arms[a], steps[s]);
+				check_samples(what, e2e_series(p, arms[a], "eager", steps[s]),
+				              s ? 5 : 9, !s, 0);
+			}
 			double r = aa_ratio(p, "eager", steps[s]);
 			CHECK_MSG(isfinite(r) && r > 0, "%s %s: A/A ratio %g", id, steps[s], r);
 			json_t *g = e2e_series(p, "incumbent", "graph", steps[s]);
@@ -240,6 +312,70 @@ static void test_stray(void)
 	json_decref(t);
 }
 
+/* Timing to a precision: a target no series reaches runs every one to the cap (10, then
+ * rounds to 13, 17, 22 and 23), in both layouts and both steps; a target every series meets
+ * stops each at its least count (20 of at most 400). The results say how series stopped, and
+ * the caption says it with the counts and precision reached. */
+static void test_precision(void)
+{
+	const struct {
+		const char *name;
+		int n;
+		double target;
+		const char *caption[3];
+	} cases[] = {
+	    {"time-host-precision-cap",
+	     23,
+	     1e-6,
+	     {"timed to a precision: at least 10 iterations per op and 10 per step",
+	      "within ± 0.0001 % of it, at most 23;",
+	      "iterations per series: median 23, range [23, 23]; 95 % CI half-width of the "
+	      "median reached: median "}},
+	    {"time-host-precision-loose",
+	     20,
+	     0.5,
+	     {"timed to a precision: at least 20 iterations per op",
+	      "within ± 50 % of it, at most 400;",
+	      "iterations per series: median 20, range [20, 20]; 95 % CI half-width of the "
+	      "median reached: median "}}};
+	for (int c = 0; c < 2; c++) {
+		json_t *t = NULL;
+		char caption[8192];
+		int code = run_time_caption(cases[c].name, &t, caption, sizeof(caption));
+		CHECK_MSG(code == 0, "%s: exit status %d", cases[c].name, code);
+		if (!t)
+			continue;
+		json_t *stop = json_object_get(json_object_get(t, "method"), "stop");
+		CHECK(!strcmp(e2e_str(stop, "rule"), "precision") &&
+		      json_number_value(json_object_get(stop, "target_rel_ci")) == cases[c].target);
+		for (int k = 0; k < 3; k++)
+			CHECK_MSG(strstr(caption, cases[c].caption[k]),
+			          "%s: caption lacks \"%s\": %s", cases[c].name,
+			          cases[c].caption[k], caption);
+		CHECK_MSG(strstr(caption, c ? "; target 50 %;" : "; target 0.0001 %;"), "%s",
+		          caption);
+		json_t *p = json_array_get(json_object_get(t, "points"), 0);
+		CHECK(!strcmp(e2e_str(p, "status"), "ok"));
+		const char *arms[3] = {"incumbent", "twin", "candidate"};
+		const char *steps[2] = {"op", "bwd"};
+		for (int a = 0; a < 3; a++)
+			for (int s = 0; s < (c ? 1 : 2); s++) {
+				char what[160];
+				snprintf(what, sizeof(what), "%s %s %s", cases[c].name, arms[a],
+				         steps[s]);
+				json_t *se = e2e_series(p, arms[a], "eager", steps[s]);
+				CHECK_MSG(se && !strcmp(e2e_str(se, "status"), "ok"), "%s", what);
+				/* at the cap: every precision is above the target; stopped early:
+				 * every one is within it */
+				check_samples(what, se, cases[c].n, 1, c ? cases[c].target : 0);
+				json_t *rel = json_object_get(se, "per_process_rel_ci");
+				for (size_t q = 0; !c && q < json_array_size(rel); q++)
+					CHECK(json_number_value(json_array_get(rel, q)) > 1e-6);
+			}
+		json_decref(t);
+	}
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -247,6 +383,7 @@ int main(void)
 		return 1;
 	}
 	test_clean();
+	test_precision();
 	test_crash();
 	test_timeout();
 	test_stray();

@@ -6,7 +6,8 @@
  * every eager series of incumbent, twin and (where it names a program) candidate holds all its
  * samples with 0 < busy ≤ span and the step's launch count as kernels; graph-mode and sota series
  * are unsupported with the reason; the allocation order follows the layout; a GPU program asked
- * of the host engine is unsupported, not an error. */
+ * of the host engine is unsupported, not an error. Timing to a precision, in both layouts: an
+ * unreachable target runs every series to the cap, a loose one stops each at its minimum. */
 #include <string.h>
 
 #include "check.h"
@@ -143,9 +144,63 @@ static void run_worker(gq_timing_layout layout, gq_timing_order order)
 	gq_timing_engine_free(e);
 }
 
+/* Timing to a precision on the host engine, steps op and bwd of the wgrad point, incumbent, twin
+ * and candidate. A target no host series can reach (± 1e-9: half the samples within a fraction
+ * of a nanosecond) runs every series from its minimum through the rounds 10, 13, 17, 22 to the
+ * cap of 23 exactly; a target of ± 50 % (the median's interval [x₍₆₎, x₍₁₅₎] of 20 samples as
+ * wide as the median itself: six preempted launches among twenty) stops each at its minimum. */
+static void run_precision(gq_timing_layout layout, int least, int cap, double target, int expect)
+{
+	gq_device dev;
+	gq_error err;
+	gq_error_clear(&err);
+	CHECK(gq_device_open("host", &dev, &err) == GQ_OK);
+	gq_timing_config cfg;
+	gq_timing_config_init(&cfg);
+	cfg.warmup = 1;
+	cfg.iterations = cfg.groups = least;
+	cfg.max_iterations = cap;
+	cfg.target_rel_ci = target;
+	cfg.steps = GQ_TIMING_STEP_OP | GQ_TIMING_STEP_BWD;
+	cfg.layout = layout;
+	for (int op = GQ_OP_FWD; op <= GQ_OP_WGRAD; op++)
+		cfg.programs[GQ_ARM_INCUMBENT][op] = "host:ref";
+	cfg.programs[GQ_ARM_CANDIDATE][GQ_OP_WGRAD] = "host:split";
+	const gq_problem point = {.op = GQ_OP_WGRAD,
+	                          .d_in = 64,
+	                          .d_out = 32,
+	                          .t = 65,
+	                          .in_dtype = GQ_DTYPE_BF16,
+	                          .out_dtype = GQ_DTYPE_FP32};
+	gq_timing_engine *e = NULL;
+	CHECK_MSG(gq_timing_engine_init(&dev, &cfg, &e, &err) == GQ_OK, "%s", err.message);
+	if (!e)
+		return;
+	gq_timing_point pt;
+	CHECK_MSG(gq_timing_run_point(e, &point, &pt, &err) == GQ_OK, "%s", err.message);
+	const int arms[3] = {GQ_TIMING_ARM_INCUMBENT, GQ_TIMING_ARM_TWIN, GQ_TIMING_ARM_CANDIDATE};
+	for (int a = 0; a < 3; a++)
+		for (int st = GQ_STEP_OP; st <= GQ_STEP_BWD; st++) {
+			const gq_timing_series *se = &pt.series[arms[a]][GQ_MODE_EAGER][st];
+			CHECK_MSG(se->status == GQ_OK && se->count == expect,
+			          "%s %s %s, least %d, cap %d, target %g: %d samples (expected %d) %s",
+			          gq_timing_layout_name(layout), gq_timing_arm_name(arms[a]),
+			          gq_timing_step_name(st), least, cap, target, se->count, expect,
+			          se->message);
+			for (int i = 0; i < se->count && se->status == GQ_OK; i++)
+				CHECK(se->span_ns[i] > 0 && se->busy_ns[i] <= se->span_ns[i]);
+		}
+	gq_timing_point_free(&pt);
+	gq_timing_engine_free(e);
+}
+
 int main(void)
 {
 	run_worker(GQ_LAYOUT_INTERLEAVED, GQ_ORDER_FORWARD);
 	run_worker(GQ_LAYOUT_BLOCKED, GQ_ORDER_REVERSE);
+	for (int layout = 0; layout < GQ_LAYOUT_COUNT; layout++) {
+		run_precision((gq_timing_layout)layout, 10, 23, 1e-9, 23);
+		run_precision((gq_timing_layout)layout, 20, 400, 0.5, 20);
+	}
 	return gq_check_exit("test_timing");
 }

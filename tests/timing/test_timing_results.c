@@ -1,8 +1,8 @@
 /* test_timing_results.c: the parent's statistics over worker processes, from synthetic samples:
  * per-process medians and their median (median of medians), speedups with the bootstrap
  * interval (the same numbers stats.h gives on the same nested data), A/A ratios and the band
- * (all, per mode and step, and over long ops only), how a crashed or pending process shows,
- * and the "timing" section's structure. */
+ * (all, per mode and step, and over long ops only), the precision each process's median
+ * reached, how a crashed or pending process shows, and the "timing" section's structure. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +104,11 @@ int main(void)
 	CHECK(g.busy_median_ns == 5002.5);
 	CHECK(g.kernels == 1 && strcmp(g.programs, "wgrad=incumbent") == 0);
 	CHECK(g.throttled == 1); /* process 3 read 1000 of 1980 MHz */
+	/* Precision reached: process 0's 5 samples have no 95 % interval; process 1's 7 samples
+	 * 10001 … 10007 give [x₍₁₎, x₍₇₎], half-width 3 over the median 10004; process 3's 11
+	 * samples 10003 … 10013 give [x₍₂₎, x₍₁₀₎] = [10004, 10012], 4 over 10008. */
+	CHECK(isnan(g.process_rel_ci[0]));
+	CHECK(NEAR(g.process_rel_ci[1], 3.0 / 10004) && NEAR(g.process_rel_ci[3], 4.0 / 10008));
 	gq_timing_aggregate(&d, 0, GQ_TIMING_ARM_TWIN, GQ_MODE_GRAPH, GQ_STEP_OP, &g);
 	CHECK(g.median_ns == 20007.5);
 	gq_timing_aggregate(&d, 0, GQ_TIMING_ARM_INCUMBENT, GQ_MODE_EAGER, GQ_STEP_OP, &g);
@@ -205,7 +210,7 @@ int main(void)
 	d.process[2].failures = 1;
 	d.process[2].workers = 2;
 	json_t *t = gq_timing_results_json(&d, NULL);
-	CHECK(json_integer_value(json_object_get(t, "format_version")) == 1);
+	CHECK(json_integer_value(json_object_get(t, "format_version")) == 2);
 	CHECK(strcmp(json_string_value(json_object_get(t, "backend")), "host-clock") == 0);
 	json_t *procs_j = json_object_get(t, "processes");
 	CHECK(json_array_size(procs_j) == 4);
@@ -239,8 +244,13 @@ int main(void)
 		timed++;
 		CHECK(json_array_size(json_object_get(s, "per_process_median_ns")) == 4);
 		CHECK(json_array_size(json_object_get(s, "samples")) == 4);
-		if (strcmp(json_string_value(json_object_get(s, "arm")), "incumbent") == 0)
+		json_t *rel = json_object_get(s, "per_process_rel_ci");
+		CHECK(json_array_size(rel) == 4 && json_is_real(json_array_get(rel, 3)));
+		if (strcmp(json_string_value(json_object_get(s, "arm")), "incumbent") == 0) {
 			CHECK(json_real_value(json_object_get(s, "median_ns")) == 10005);
+			CHECK(json_is_null(json_array_get(rel, 0)) &&
+			      NEAR(json_real_value(json_array_get(rel, 3)), 4.0 / 10008));
+		}
 	}
 	CHECK(timed == 3);
 	json_t *sp = json_array_get(json_object_get(p0, "speedups"), 0);
@@ -265,8 +275,13 @@ int main(void)
 	                                                 "lo_at"),
 	                                 "point"),
 	                 json_object_get(p0, "id")));
-	/* the host clock's method names no CUPTI span; the GPU's says what its spans cover */
+	/* how series stop: this protocol has no max_iterations, so fixed counts */
 	json_t *method = json_object_get(t, "method");
+	json_t *stop = json_object_get(method, "stop");
+	CHECK(strcmp(json_string_value(json_object_get(stop, "rule")), "fixed") == 0 &&
+	      json_real_value(json_object_get(stop, "level")) == 0.95 &&
+	      !json_object_get(stop, "target_rel_ci") && !json_object_get(stop, "max_iterations"));
+	/* the host clock's method names no CUPTI span; the GPU's says what its spans cover */
 	CHECK(json_object_get(method, "span_of") == NULL);
 	CHECK(strstr(json_string_value(json_object_get(method, "value")), "CLOCK_MONOTONIC"));
 	d.host = 0;
@@ -281,6 +296,15 @@ int main(void)
 	             "first start to last end of its kernels, memsets and copies"));
 	json_decref(gpu);
 	d.host = 1;
+	/* timing to a precision: the rule, its target and cap */
+	d.spec.max_iterations = 500;
+	d.spec.target_rel_ci = 0.01;
+	json_t *precise = gq_timing_results_json(&d, NULL);
+	stop = json_object_get(json_object_get(precise, "method"), "stop");
+	CHECK(strcmp(json_string_value(json_object_get(stop, "rule")), "precision") == 0 &&
+	      json_real_value(json_object_get(stop, "target_rel_ci")) == 0.01 &&
+	      json_integer_value(json_object_get(stop, "max_iterations")) == 500);
+	json_decref(precise);
 	json_t *sum = json_object_get(t, "summary");
 	CHECK(json_integer_value(json_object_get(sum, "points_ok")) == 1 &&
 	      json_integer_value(json_object_get(sum, "points_error")) == 1 &&

@@ -1,5 +1,6 @@
-/* test_stats.c: medians, quantiles, median of medians, speedups and their bootstrap intervals,
- * the A/A band and throttle flags, on data whose answers are worked out by hand in the comments. */
+/* test_stats.c: medians, quantiles, the order-statistic interval of the median, median of
+ * medians, speedups and their bootstrap intervals, the A/A band and throttle flags, on data whose
+ * answers are worked out by hand in the comments. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,6 +47,59 @@ static void test_median(void)
 	CHECK(gq_stats_quantile(even, 4, 1) == 4);
 	/* q = 0.9 of 1 2 3: h = 1.8: 2 + 0.8 · 1 = 2.8 */
 	CHECK(near(gq_stats_quantile(odd, 3, 0.9), 2.8, 1e-15));
+}
+
+/* The order-statistic interval of the median: ranks from the binomial tables (worked out with
+ * exact fractions: P(B ≤ 0) = 1/64 ≤ 0.025 < P(B ≤ 1) = 7/64 for m = 6; for m = 5, 1/32 > 0.025
+ * already), on values whose order statistic of rank r is r itself, shuffled. */
+static void test_median_ci(void)
+{
+	/* m, and the 1-based ranks k and m + 1 − k of the 95 % interval */
+	const int table[][3] = {{6, 1, 6},     {7, 1, 7},       {9, 2, 8},    {10, 2, 9},
+	                        {20, 6, 15},   {21, 6, 16},     {50, 18, 33}, {100, 40, 61},
+	                        {101, 41, 61}, {1000, 469, 532}};
+	double x[1000];
+	for (size_t t = 0; t < sizeof(table) / sizeof(table[0]); t++) {
+		const int m = table[t][0];
+		for (int i = 0; i < m; i++) /* a permutation of 1..m: 11 is prime to every m here */
+			x[i] = (double)((i * 11) % m + 1);
+		double lo = 0, hi = 0;
+		CHECK_MSG(gq_stats_median_ci(x, m, 0.95, &lo, &hi) == 0 && lo == table[t][1] &&
+		              hi == table[t][2],
+		          "m = %d: [%g, %g], expected [%d, %d]", m, lo, hi, table[t][1],
+		          table[t][2]);
+	}
+	double lo = 0, hi = 0;
+	const double five[] = {5, 4, 3, 2, 1};
+	CHECK(gq_stats_median_ci(five, 5, 0.95, &lo, &hi) == -1 && isnan(lo) && isnan(hi));
+	/* at 90 %, tail 0.05 > 1/32: five values give [x₍₁₎, x₍₅₎] */
+	CHECK(gq_stats_median_ci(five, 5, 0.90, &lo, &hi) == 0 && lo == 1 && hi == 5);
+	CHECK(gq_stats_median_ci(five, 5, 1.0, &lo, &hi) == -1);
+	CHECK(gq_stats_median_ci(five, 0, 0.95, &lo, &hi) == -1);
+	/* NaN values are left out: six numbers and a NaN are six values */
+	const double with_nan[] = {3, NAN, 1, 6, 2, 5, 4};
+	CHECK(gq_stats_median_ci(with_nan, 7, 0.95, &lo, &hi) == 0 && lo == 1 && hi == 6);
+	/* all equal: a zero-width interval */
+	const double same[] = {2, 2, 2, 2, 2, 2, 2, 2};
+	CHECK(gq_stats_median_ci(same, 8, 0.95, &lo, &hi) == 0 && lo == 2 && hi == 2);
+
+	/* Coverage: of 4000 samples of 30 uniform values on [−1, 1) (median 0), the interval must
+	 * hold 0 at least 95 % of the time; its exact coverage for m = 30 (k = 10) is
+	 * 1 − 2·P(B ≤ 9) = 0.9572, so the count is about 3829 with a standard deviation of 13:
+	 * fewer than 3780 (3.7 standard deviations below) means the ranks are wrong. One rank too
+	 * narrow (k = 11) would cover 0.9013, about 3605; one too wide (k = 9) 0.9839, about 3936.
+	 */
+	uint64_t state = 42;
+	int held = 0;
+	for (int r = 0; r < 4000; r++) {
+		double v[30];
+		for (int i = 0; i < 30; i++)
+			v[i] = noise(&state);
+		gq_stats_median_ci(v, 30, 0.95, &lo, &hi);
+		held += lo <= 0 && 0 <= hi;
+	}
+	CHECK_MSG(held >= 3780 && held <= 3900, "the interval held the median %d times of 4000",
+	          held);
 }
 
 static void test_median_of_medians(void)
@@ -225,6 +279,7 @@ static void test_band_and_throttle(void)
 int main(void)
 {
 	test_median();
+	test_median_ci();
 	test_median_of_medians();
 	test_speedup();
 	test_ci_zero_noise();

@@ -1,0 +1,96 @@
+/* test_protocol_timing.c: the "timing" section of protocol files
+ * (harness/protocol/protocol_timing.c) as it sets timing to a precision: max_iterations turns it
+ * on, with the default target; the least counts are checked only for the steps that are timed;
+ * each error names its key. The other timing keys and their defaults are checked by
+ * test_protocol.c, and the invalid files of tests/protocols/invalid/ by test_protocol.c and the
+ * protocol_invalid_* tests. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "protocol.h"
+
+/* Parse text (NUL-terminated) as "test.json"; returns the status, err filled. */
+static gq_status parse(const char *text, gq_protocol *p, gq_error *err)
+{
+	gq_error_clear(err);
+	return gq_protocol_parse(text, strlen(text), "dir/test.json", p, err);
+}
+
+/* Parse text; expect GQ_ERR_INPUT whose formatted error holds each of the NULL-terminated
+ * fragments. */
+static void expect_error(const char *text, const char *const *fragments)
+{
+	gq_protocol p;
+	gq_error err;
+	char line[2048];
+	gq_status s = parse(text, &p, &err);
+	gq_error_format(&err, line, sizeof(line));
+	CHECK_MSG(s == GQ_ERR_INPUT && err.status == GQ_ERR_INPUT, "status %d for %s", (int)s,
+	          text);
+	for (const char *const *f = fragments; *f; f++)
+		CHECK_MSG(strstr(line, *f) != NULL, "error \"%s\" lacks \"%s\"", line, *f);
+	if (s == GQ_OK)
+		gq_protocol_free(&p);
+}
+
+static void test_precision(void)
+{
+	const char *head = "{\"format_version\": 1, \"points\": [{\"op\": \"fwd\", \"shapes\": "
+	                   "[{\"d_in\": 8, \"d_out\": 8}], \"tokens\": 7, \"dtypes\": {\"out\": "
+	                   "\"bf16\"}}], \"arms\": {\"incumbent\": {\"fwd\": \"host:ref\"}}, "
+	                   "\"timing\": ";
+	char t[1024];
+	gq_protocol p;
+	gq_error err;
+	/* op only: groups 3 is no least count of anything timed */
+	snprintf(t, sizeof(t), "%s{\"iterations\": 50, \"groups\": 3, \"max_iterations\": 5000}}",
+	         head);
+	gq_status s = parse(t, &p, &err);
+	CHECK_MSG(s == GQ_OK, "%s", err.message);
+	if (s == GQ_OK) {
+		CHECK(p.timing.max_iterations == 5000 && p.timing.target_rel_ci == 0.0025);
+		CHECK(p.timing.iterations == 50 && p.timing.groups == 3);
+		gq_protocol_free(&p);
+	}
+	snprintf(t, sizeof(t),
+	         "%s{\"steps\": [\"op\", \"2fwd+bwd\"], \"max_iterations\": 100, "
+	         "\"target_rel_ci\": 0.01}}",
+	         head);
+	s = parse(t, &p, &err);
+	CHECK_MSG(s == GQ_OK, "%s", err.message);
+	if (s == GQ_OK) {
+		CHECK(p.timing.max_iterations == 100 && p.timing.target_rel_ci == 0.01);
+		gq_protocol_free(&p);
+	}
+	/* the default iterations (100) exceed the cap: named at max_iterations */
+	snprintf(t, sizeof(t), "%s{\"max_iterations\": 99}}", head);
+	expect_error(t, (const char *const[]){"$.timing.max_iterations: ",
+	                                      "must be at least iterations (100)", NULL});
+	/* steps bwd only: the default groups (15) is the least count, iterations is not checked */
+	snprintf(t, sizeof(t), "%s{\"steps\": \"bwd\", \"max_iterations\": 99}}", head);
+	s = parse(t, &p, &err);
+	CHECK_MSG(s == GQ_OK, "%s", err.message);
+	if (s == GQ_OK)
+		gq_protocol_free(&p);
+	snprintf(t, sizeof(t), "%s{\"steps\": \"bwd\", \"max_iterations\": 14}}", head);
+	expect_error(t, (const char *const[]){
+	                    "$.timing.max_iterations: ", "must be at least groups (15)", NULL});
+	snprintf(t, sizeof(t), "%s{\"iterations\": 9, \"max_iterations\": 99}}", head);
+	expect_error(t,
+	             (const char *const[]){"$.timing.iterations: ", "at least 10 (got 9)", NULL});
+	snprintf(t, sizeof(t), "%s{\"max_iterations\": 1000, \"target_rel_ci\": 0.6}}", head);
+	expect_error(t, (const char *const[]){"$.timing.target_rel_ci: ", "(got 0.6)", NULL});
+	snprintf(t, sizeof(t), "%s{\"max_iterations\": 100001}}", head);
+	expect_error(t, (const char *const[]){
+	                    "$.timing.max_iterations: ", "an integer from 1 to 100000", NULL});
+	snprintf(t, sizeof(t), "%s{\"target_rel_ci\": 0.0025}}", head);
+	expect_error(
+	    t, (const char *const[]){"$.timing.target_rel_ci: ", "needs max_iterations", NULL});
+}
+
+int main(void)
+{
+	test_precision();
+	return gq_check_exit("test_protocol_timing");
+}
