@@ -96,13 +96,7 @@ static json_t *build(qctx *q, gq_error *err)
 {
 	json_t *doc = gq_results_build(q->meta, q->proto, q->dev, &q->acc, q->complete);
 	json_t *m = json_object_get(doc, "meta");
-	if (q->shard_count > 1) {
-		json_t *sh = json_object();
-		json_object_set_new(sh, "index", json_integer(q->shard_index));
-		json_object_set_new(sh, "count", json_integer(q->shard_count));
-		json_object_set_new(sh, "assign", json_string("cost"));
-		json_object_set_new(m, "shard", sh);
-	}
+	gq_devices_shard_meta(doc, q->shard_index, q->shard_count);
 	if (q->resumed)
 		json_object_set(m, "resumed", q->resumed);
 	if (q->kept_timing)

@@ -72,13 +72,7 @@ static gq_status save(run_ctx *ctx, int complete, gq_error *err)
 {
 	json_t *doc = gq_results_build(ctx->meta, ctx->proto, ctx->dev, &ctx->acc, complete);
 	json_object_set_new(doc, "timing", gq_timing_results_json(&ctx->data, NULL));
-	if (ctx->shard_count > 1) {
-		json_t *sh = json_object();
-		json_object_set_new(sh, "index", json_integer(ctx->shard_index));
-		json_object_set_new(sh, "count", json_integer(ctx->shard_count));
-		json_object_set_new(sh, "assign", json_string("cost"));
-		json_object_set_new(json_object_get(doc, "meta"), "shard", sh);
-	}
+	gq_devices_shard_meta(doc, ctx->shard_index, ctx->shard_count);
 	gq_status s = gq_results_write(doc, ctx->output, err);
 	json_decref(doc);
 	return s;

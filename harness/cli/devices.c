@@ -634,6 +634,17 @@ int gq_devices_run(const gq_devices_job *job, const gq_devices *devs)
 	return failures ? GQ_EXIT_FAILURE : GQ_EXIT_OK;
 }
 
+void gq_devices_shard_meta(json_t *doc, int index, int count)
+{
+	if (count <= 1)
+		return;
+	json_t *sh = json_object();
+	json_object_set_new(sh, "index", json_integer(index));
+	json_object_set_new(sh, "count", json_integer(count));
+	json_object_set_new(sh, "assign", json_string("cost"));
+	json_object_set_new(json_object_get(doc, "meta"), "shard", sh);
+}
+
 int gq_devices_parse_shard(const char *arg, int *index, int *count)
 {
 	char *end = NULL;

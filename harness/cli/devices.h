@@ -19,6 +19,8 @@
 #ifndef GQ_DEVICES_H
 #define GQ_DEVICES_H
 
+#include <jansson.h>
+
 #include "status.h"
 
 #ifdef __cplusplus
@@ -66,6 +68,10 @@ int gq_devices_run(const gq_devices_job *job, const gq_devices *devs);
 int gq_devices_main(const char *command, const char *protocol, const char *output, int force,
                     int quiet, const char *const *extra, int extra_count,
                     const gq_devices *devs, int full_argc, char **full_argv);
+
+/* A shard's results document says which shard it holds and how points were assigned
+ * (meta.shard: index, count, assign "cost"); nothing when count <= 1. */
+void gq_devices_shard_meta(json_t *doc, int index, int count);
 
 /* --shard I/N: 0 and *index, *count set when 0 <= I < N <= 100000, else -1. */
 int gq_devices_parse_shard(const char *arg, int *index, int *count);

@@ -358,13 +358,7 @@ static void format_duration(double s, char *buf, size_t size)
 static json_t *accuracy_doc(const accuracy_ctx *ctx, const gq_accuracy_run *all, int complete)
 {
 	json_t *doc = gq_results_build(ctx->meta, ctx->proto, ctx->dev, all, complete);
-	if (ctx->shard_count > 1) {
-		json_t *sh = json_object();
-		json_object_set_new(sh, "index", json_integer(ctx->shard_index));
-		json_object_set_new(sh, "count", json_integer(ctx->shard_count));
-		json_object_set_new(sh, "assign", json_string("cost"));
-		json_object_set_new(json_object_get(doc, "meta"), "shard", sh);
-	}
+	gq_devices_shard_meta(doc, ctx->shard_index, ctx->shard_count);
 	return doc;
 }
 
