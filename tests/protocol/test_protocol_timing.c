@@ -9,30 +9,9 @@
 
 #include "check.h"
 #include "protocol.h"
+#include "protocol_parse.h"
 
-/* Parse text (NUL-terminated) as "test.json"; returns the status, err filled. */
-static gq_status parse(const char *text, gq_protocol *p, gq_error *err)
-{
-	gq_error_clear(err);
-	return gq_protocol_parse(text, strlen(text), "dir/test.json", p, err);
-}
 
-/* Parse text; expect GQ_ERR_INPUT whose formatted error holds each of the NULL-terminated
- * fragments. */
-static void expect_error(const char *text, const char *const *fragments)
-{
-	gq_protocol p;
-	gq_error err;
-	char line[2048];
-	gq_status s = parse(text, &p, &err);
-	gq_error_format(&err, line, sizeof(line));
-	CHECK_MSG(s == GQ_ERR_INPUT && err.status == GQ_ERR_INPUT, "status %d for %s", (int)s,
-	          text);
-	for (const char *const *f = fragments; *f; f++)
-		CHECK_MSG(strstr(line, *f) != NULL, "error \"%s\" lacks \"%s\"", line, *f);
-	if (s == GQ_OK)
-		gq_protocol_free(&p);
-}
 
 static void test_precision(void)
 {
