@@ -22,6 +22,8 @@
 #include "results_read.h"
 #include "verdict.h"
 
+extern char **environ;
+
 static gq_status bad_list(gq_error *err, const char *arg, const char *why)
 {
 	return gq_error_set(err, GQ_ERR_INPUT, "--devices",
@@ -185,9 +187,24 @@ static int spawn(shard *sh, const gq_devices_job *job, const gq_devices *devs, i
 	int fds[2];
 	if (pipe(fds) != 0)
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "pipe: %s", strerror(errno));
-	char shard_arg[32], threads[16];
+	char shard_arg[32], threads[48];
 	snprintf(shard_arg, sizeof(shard_arg), "%d/%d", i, devs->count);
-	snprintf(threads, sizeof(threads), "%d", sh->blas_threads);
+	snprintf(threads, sizeof(threads), "OPENBLAS_NUM_THREADS=%d", sh->blas_threads);
+	/* The shard's environment, made before fork: only async-signal-safe calls follow it. */
+	size_t nenv = 0;
+	while (environ[nenv])
+		nenv++;
+	char **envp = calloc(nenv + 2, sizeof(char *));
+	if (!envp) {
+		close(fds[0]);
+		close(fds[1]);
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	}
+	size_t e = 0;
+	for (size_t k = 0; k < nenv; k++)
+		if (strncmp(environ[k], "OPENBLAS_NUM_THREADS=", 21) != 0)
+			envp[e++] = environ[k];
+	envp[e++] = threads;
 	const char *argv[16 + GQ_DEVICES_EXTRA_MAX];
 	int a = 0;
 	argv[a++] = "gemmq";
@@ -207,6 +224,8 @@ static int spawn(shard *sh, const gq_devices_job *job, const gq_devices *devs, i
 	argv[a] = NULL;
 	fflush(NULL);
 	pid_t pid = fork();
+	if (pid != 0)
+		free(envp);
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
@@ -218,10 +237,9 @@ static int spawn(shard *sh, const gq_devices_job *job, const gq_devices *devs, i
 		close(fds[0]);
 		close(fds[1]);
 		(void)sched_setaffinity(0, sizeof(set), &set);
-		setenv("OPENBLAS_NUM_THREADS", threads, 1);
-		execv("/proc/self/exe", (char *const *)argv);
-		fprintf(stderr, "gemmq %s --devices: cannot run /proc/self/exe: %s\n", job->command,
-		        strerror(errno));
+		execve("/proc/self/exe", (char *const *)argv, envp);
+		static const char msg[] = "gemmq --devices: cannot run /proc/self/exe\n";
+		(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 		_exit(3);
 	}
 	close(fds[1]);
