@@ -26,9 +26,9 @@ static void make_reference(double *ref, double *absprod)
 	uint16_t *a = malloc((size_t)na * 2), *b = malloc((size_t)nb * 2);
 	srand(7);
 	for (int64_t i = 0; i < na; i++)
-		a[i] = gq_float_to_bf16((float)rand() / RAND_MAX - 0.5f);
+		a[i] = gq_float_to_bf16((float)((double)rand() / RAND_MAX - 0.5));
 	for (int64_t i = 0; i < nb; i++)
-		b[i] = gq_float_to_bf16((float)rand() / RAND_MAX - 0.5f);
+		b[i] = gq_float_to_bf16((float)((double)rand() / RAND_MAX - 0.5));
 	CHECK(gq_reference_compute(&problem, a, b, ref, absprod) == 0);
 	free(a);
 	free(b);
