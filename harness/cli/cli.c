@@ -35,18 +35,21 @@ gq_status gq_cli_open_programs(const gq_protocol *proto, const char *const *prog
 	return s;
 }
 
+gq_status gq_cli_read_protocol(const char *path, int host, gq_protocol *proto, gq_error *err)
+{
+	if (path)
+		return gq_protocol_load(path, proto, err);
+	if (host)
+		return gq_protocol_parse(gq_embedded_smoke_host, gq_embedded_smoke_host_size,
+		                         "<embedded smoke-host>", proto, err);
+	return gq_protocol_parse(gq_embedded_smoke, gq_embedded_smoke_size, "<embedded smoke>",
+	                         proto, err);
+}
+
 gq_status gq_cli_load_protocol(const char *path, const gq_device *dev, const char *const *programs,
                                int count, gq_protocol *proto, gq_error *err)
 {
-	gq_status s;
-	if (path)
-		s = gq_protocol_load(path, proto, err);
-	else if (dev->is_host)
-		s = gq_protocol_parse(gq_embedded_smoke_host, gq_embedded_smoke_host_size,
-		                      "<embedded smoke-host>", proto, err);
-	else
-		s = gq_protocol_parse(gq_embedded_smoke, gq_embedded_smoke_size, "<embedded smoke>",
-		                      proto, err);
+	gq_status s = gq_cli_read_protocol(path, dev->is_host, proto, err);
 	if (s != GQ_OK)
 		return s;
 	s = gq_cli_open_programs(proto, programs, count, err);

@@ -22,6 +22,11 @@ struct gq_protocol;
 gq_status gq_cli_open_programs(const struct gq_protocol *proto, const char *const *programs,
                                int count, gq_error *err);
 
+/* The protocol at path, or without one the embedded smoke protocol (smoke-host when host),
+ * read and checked; no program is opened. */
+gq_status gq_cli_read_protocol(const char *path, int host, struct gq_protocol *proto,
+                               gq_error *err);
+
 /* The protocol of a run: the file at path, or without one the embedded smoke protocol (the
  * host one for the host backend); then every program it will use is opened once
  * (gq_cli_open_programs). On failure nothing is left to free. */

@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cli.h"
+#include "device.h"
 #include "devices.h"
 #include "protocol.h"
 #include "report.h"
@@ -34,12 +35,12 @@ static gq_status bad_list(gq_error *err, const char *arg, const char *why)
 
 static gq_status all_cuda(const char *arg, gq_devices *out, gq_error *err)
 {
-	int n = 0;
-	cudaError_t e = cudaGetDeviceCount(&n);
-	if (e != cudaSuccess || n < 1)
+	char why[256] = "";
+	const int n = gq_device_count(why, sizeof(why));
+	if (n < 1)
 		return gq_error_set(err, GQ_ERR_DEVICE, "--devices all",
 		                    "no CUDA device (%s): run on a GPU machine, or give host:0,host:1",
-		                    e != cudaSuccess ? cudaGetErrorString(e) : "count 0");
+		                    why);
 	if (n > GQ_DEVICES_MAX)
 		return bad_list(err, arg, "more devices than gemmq runs shards of");
 	for (int i = 0; i < n; i++) {
@@ -690,12 +691,7 @@ int gq_devices_main(const char *command, const char *protocol, const char *outpu
 		return gq_cmdline_error(command, &err);
 	}
 	gq_protocol proto;
-	gq_status s = protocol ? gq_protocol_load(protocol, &proto, &err)
-	              : devs->host
-	                  ? gq_protocol_parse(gq_embedded_smoke_host, gq_embedded_smoke_host_size,
-	                                      "<embedded smoke-host>", &proto, &err)
-	                  : gq_protocol_parse(gq_embedded_smoke, gq_embedded_smoke_size,
-	                                      "<embedded smoke>", &proto, &err);
+	gq_status s = gq_cli_read_protocol(protocol, devs->host, &proto, &err);
 	if (s != GQ_OK)
 		return gq_cmdline_error(command, &err);
 	char out[4096], shard_dir[4200];
