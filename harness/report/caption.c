@@ -11,6 +11,13 @@
 #include "stats.h"
 
 /* v with format f, or missing when it is not finite. */
+/* Append to buf (size bytes) at `used`, as snprintf does; what does not fit is dropped. */
+#define ADD(...)                                                                                   \
+	do {                                                                                       \
+		if (used < size)                                                                   \
+			used += (size_t)snprintf(buf + used, size - used, __VA_ARGS__);            \
+	} while (0)
+
 static void fmt_num(char *buf, size_t size, double v, const char *f, const char *missing)
 {
 	if (isfinite(v))
@@ -110,11 +117,6 @@ static void precision_text(const json_t *timing, double target, char *buf, size_
 	for (size_t k = 0; k < m; k++)
 		worst = rel[k] > worst ? rel[k] : worst;
 	size_t used = 0;
-#define ADD(...)                                                                                   \
-	do {                                                                                       \
-		if (used < size)                                                                   \
-			used += (size_t)snprintf(buf + used, size - used, __VA_ARGS__);            \
-	} while (0)
 	ADD("iterations per series: median %g, range [%g, %g]; ", gq_stats_median(counts, (int)n),
 	    lo, hi);
 	char a[32], b[32];
@@ -129,7 +131,6 @@ static void precision_text(const json_t *timing, double target, char *buf, size_
 		pct(a, sizeof(a), target);
 		ADD("; target %s %%", a);
 	}
-#undef ADD
 	free(counts);
 	free(rel);
 }
@@ -152,11 +153,6 @@ void gq_caption_method(const json_t *doc, const char *part, char *buf, size_t si
 	lt_version_text(lt, sizeof(lt),
 	                json_integer_value(json_object_get(dev, "cublaslt_version")));
 	size_t used = 0;
-#define ADD(...)                                                                                   \
-	do {                                                                                       \
-		if (used < size)                                                                   \
-			used += (size_t)snprintf(buf + used, size - used, __VA_ARGS__);            \
-	} while (0)
 	ADD("Method, %s: gemmq %s (git %s, CUDA architectures %s", part,
 	    gq_json_str(meta, "gemmq_version"), gq_json_str(meta, "git_sha"),
 	    gq_json_str(meta, "cuda_architectures"));
@@ -253,5 +249,6 @@ void gq_caption_method(const json_t *doc, const char *part, char *buf, size_t si
 		                                                       : "",
 		    100 * gq_json_num(d, "max_step_slowdown"));
 	}
-#undef ADD
 }
+
+#undef ADD
