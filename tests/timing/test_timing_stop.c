@@ -6,19 +6,11 @@
 #include <stdint.h>
 
 #include "check.h"
+#include "noise.h"
 #include "timing_stop.h"
 
 #define TARGET 0.0025 /* the protocol default: ± 0.25 % */
 
-/* A reproducible uniform value in [−1, 1) (splitmix64). */
-static double noise(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return (double)(z >> 11) / 9007199254740992.0 * 2 - 1;
-}
 
 /* The engine's loop on a synthetic series of 10 µs ± spread (uniform): min samples, then rounds
  * until the rule stops. Returns the reason; *n receives the samples taken, *before the precision

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "noise.h"
 #include "stats.h"
 
 static int near(double a, double b, double tol)
@@ -14,15 +15,6 @@ static int near(double a, double b, double tol)
 	return fabs(a - b) <= tol;
 }
 
-/* A reproducible uniform value in [−1, 1) (splitmix64, independent of stats.c's generator use). */
-static double noise(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return (double)(z >> 11) / 9007199254740992.0 * 2 - 1;
-}
 
 static void test_median(void)
 {
