@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cli.h"
+#include "cmdline.h"
 #include "device.h"
 #include "devices.h"
 #include "protocol.h"
@@ -23,7 +24,6 @@
 #include "results_read.h"
 #include "verdict.h"
 
-extern char **environ;
 
 static gq_status bad_list(gq_error *err, const char *arg, const char *why)
 {
@@ -192,20 +192,12 @@ static int spawn(shard *sh, const gq_devices_job *job, const gq_devices *devs, i
 	snprintf(shard_arg, sizeof(shard_arg), "%d/%d", i, devs->count);
 	snprintf(threads, sizeof(threads), "OPENBLAS_NUM_THREADS=%d", sh->blas_threads);
 	/* The shard's environment, made before fork: only async-signal-safe calls follow it. */
-	size_t nenv = 0;
-	while (environ[nenv])
-		nenv++;
-	char **envp = calloc(nenv + 2, sizeof(char *));
+	char **envp = gq_cmdline_env_with(threads);
 	if (!envp) {
 		close(fds[0]);
 		close(fds[1]);
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 	}
-	size_t e = 0;
-	for (size_t k = 0; k < nenv; k++)
-		if (strncmp(environ[k], "OPENBLAS_NUM_THREADS=", 21) != 0)
-			envp[e++] = environ[k];
-	envp[e++] = threads;
 	const char *argv[16 + GQ_DEVICES_EXTRA_MAX];
 	int a = 0;
 	argv[a++] = "gemmq";

@@ -18,13 +18,14 @@
 
 #include "caption.h"
 #include "cmdline.h"
+#include "diagnose.h"
 #include "report.h"
 #include "results_read.h"
 #include "status.h"
 #include "verdict.h"
 
 static const char usage_table[] =
-    "usage: gemmq table RESULTS... [--format md|tsv] [-o FILE]\n"
+    "usage: gemmq table RESULTS... [--format md|tsv] [--diagnose] [-o FILE]\n"
     "\n"
     "Print the tables of a pull request from results files (gemmq qualify or gemmq time):\n"
     "a summary per part x step (rows, smallest and largest speedup of the candidate over the\n"
@@ -37,6 +38,11 @@ static const char usage_table[] =
     "of their medians, A/A band), follows.\n"
     "\n"
     "  --format md|tsv   Markdown (default) or tab-separated values (with # comment lines)\n"
+    "  --diagnose        instead of the tables, which series set the ends of each file's A/A\n"
+    "                    bands and why: per process both series' median, precision and host\n"
+    "                    time in launch calls, and the reasons (precision, processes that\n"
+    "                    disagree, throttling, host-side gaps, the kernels themselves), with\n"
+    "                    the core and priority each worker timed at (Markdown)\n"
     "  -o, --output FILE write there instead of stdout\n";
 
 static const char *const modes[] = {"graph", "eager"};
@@ -371,13 +377,16 @@ int gq_cmd_table(int argc, char **argv)
 {
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
 	                                     {"output", required_argument, NULL, 'o'},
+	                                     {"diagnose", no_argument, NULL, 'D'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
 	const char *format = "md", *output = NULL;
-	int c;
+	int c, diagnose = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
-		if (c == 'f')
+		if (c == 'D')
+			diagnose = 1;
+		else if (c == 'f')
 			format = optarg;
 		else if (c == 'o')
 			output = optarg;
@@ -433,7 +442,11 @@ int gq_cmd_table(int argc, char **argv)
 		table_free(&t);
 		return gq_cmdline_error("table", &err);
 	}
-	print_table(out, &t, tsv);
+	if (diagnose)
+		for (int f = 0; f < t.nfiles; f++)
+			gq_diagnose_print(t.docs[f], t.paths[f], out);
+	else
+		print_table(out, &t, tsv);
 	int bad = ferror(out);
 	if (out != stdout)
 		bad |= fclose(out) != 0;

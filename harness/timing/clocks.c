@@ -20,6 +20,7 @@ struct gq_clocks {
 	nvml_return (*temperature)(nvml_device, int, unsigned *);
 	nvml_return (*reasons)(nvml_device, unsigned long long *);
 	nvml_return (*bus_width)(nvml_device, unsigned *);
+	nvml_return (*cpu_affinity)(nvml_device, unsigned, unsigned long *);
 };
 
 static void say(char *why, size_t size, const char *text, const char *detail)
@@ -57,6 +58,8 @@ gq_clocks *gq_clocks_open(const char *pci_bus_id, char *why, size_t why_size)
 	    (nvml_return(*)(nvml_device, int, unsigned *))dlsym(lib, "nvmlDeviceGetTemperature");
 	c->bus_width =
 	    (nvml_return(*)(nvml_device, unsigned *))dlsym(lib, "nvmlDeviceGetMemoryBusWidth");
+	c->cpu_affinity = (nvml_return(*)(nvml_device, unsigned, unsigned long *))dlsym(
+	    lib, "nvmlDeviceGetCpuAffinity");
 	/* Renamed in CUDA 12.2 (Throttle → Events); older drivers have only the first name. */
 	c->reasons = (nvml_return(*)(nvml_device, unsigned long long *))dlsym(
 	    lib, "nvmlDeviceGetCurrentClocksEventReasons");
@@ -105,9 +108,21 @@ int gq_clocks_memory(gq_clocks *c, unsigned *max_mhz, unsigned *bus_bits)
 	*max_mhz = *bus_bits = 0;
 	if (!c || !c->max_clock || !c->bus_width)
 		return -1;
-	if (c->max_clock(c->dev, NVML_CLOCK_MEM, max_mhz) != 0 || c->bus_width(c->dev, bus_bits) != 0)
+	if (c->max_clock(c->dev, NVML_CLOCK_MEM, max_mhz) != 0 ||
+	    c->bus_width(c->dev, bus_bits) != 0)
 		return -1;
 	return 0;
+}
+
+int gq_clocks_cpu_affinity(gq_clocks *c, unsigned long *mask, int words)
+{
+	memset(mask, 0, (size_t)words * sizeof(*mask));
+	if (!c || !c->cpu_affinity || c->cpu_affinity(c->dev, (unsigned)words, mask) != 0)
+		return -1;
+	for (int i = 0; i < words; i++)
+		if (mask[i])
+			return 0;
+	return -1; /* an empty set says nothing */
 }
 
 void gq_clocks_close(gq_clocks *c)

@@ -51,6 +51,10 @@ void gq_clocks_read(gq_clocks *c, gq_clock_sample *s);
 /* 1 when s is valid and its reasons include a throttle (GQ_CLOCKS_THROTTLE_MASK). */
 int gq_clocks_throttled(const gq_clock_sample *s);
 
+/* The CPUs NVML lists as close to the GPU (nvmlDeviceGetCpuAffinity: bit i of mask[i / bits of
+ * unsigned long] is CPU i). 0, or -1 when c is NULL or NVML does not say. */
+int gq_clocks_cpu_affinity(gq_clocks *c, unsigned long *mask, int words);
+
 void gq_clocks_close(gq_clocks *c);
 
 /* NVML's maximum memory clock (MHz) and memory bus width (bits). 0, or -1 when c is NULL or NVML

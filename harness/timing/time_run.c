@@ -95,6 +95,7 @@ static void restore_json(gq_timing_data *d, const json_t *timing)
 		pr->seconds = json_number_value(json_object_get(o, "seconds"));
 		snprintf(pr->message, sizeof(pr->message), "%s", jstr(o, "message"));
 		snprintf(pr->cupti, sizeof(pr->cupti), "%s", jstr(o, "cupti"));
+		pr->quiet_known = gq_quiet_parse(json_object_get(o, "quiet"), &pr->quiet) == 0;
 		restore_clock(json_object_get(o, "clock_before"), &pr->clock_before);
 		restore_clock(json_object_get(o, "clock_after"), &pr->clock_after);
 		size_t w;
@@ -175,6 +176,9 @@ gq_status gq_time_run_restore(gq_timing_data *d, const json_t *timing, const cha
 			                 gq_timing_order_name(pr->slot.order));
 		if (s == GQ_OK && header && !pr->cupti[0])
 			snprintf(pr->cupti, sizeof(pr->cupti), "%s", jstr(header, "cupti"));
+		if (s == GQ_OK && header && !pr->quiet_known)
+			pr->quiet_known =
+			    gq_quiet_parse(json_object_get(header, "quiet"), &pr->quiet) == 0;
 		json_decref(header);
 		if (s == GQ_OK &&
 		    w >= pr->workers) { /* a worker the saved results never heard of */
@@ -360,6 +364,9 @@ static gq_status run_slot(gq_time_run *r, int p, progress *pg, gq_error *err)
 		log->points = sc.points;
 		if (header && !pr->cupti[0])
 			snprintf(pr->cupti, sizeof(pr->cupti), "%s", jstr(header, "cupti"));
+		if (header && !pr->quiet_known)
+			pr->quiet_known =
+			    gq_quiet_parse(json_object_get(header, "quiet"), &pr->quiet) == 0;
 		json_decref(header);
 		int ok = res.exited && res.exit_code == 0;
 		char msg[1024] = "";

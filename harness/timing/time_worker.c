@@ -1,4 +1,5 @@
-/* time_worker.c: one worker process of `gemmq time` (see time_worker.h; the command is cli/cmd_time.h).
+/* time_worker.c: one worker process of `gemmq time` (see time_worker.h; the command is
+ * cli/cmd_time.h).
  *
  *   gemmq time --worker --protocol FILE --device N|host --layout L --order O --raw FILE
  *              --points I,J,…|@FILE [--status-fd FD]
@@ -18,10 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "time_worker.h"
 #include "cupti_timer.h"
 #include "device.h"
 #include "protocol.h"
+#include "time_worker.h"
 #include "timing.h"
 #include "timing_raw.h"
 #include "worker.h"
@@ -153,10 +154,14 @@ int gq_time_worker_main(int argc, char **argv)
 			s = gq_error_set(&err, GQ_ERR_INTERNAL, raw,
 			                 "cannot write the raw file: %s", strerror(errno));
 	}
+	/* A core of its own near the GPU and a raised priority, before anything is timed. */
+	gq_quiet quiet;
+	if (s == GQ_OK)
+		gq_timing_engine_quiet(e, &quiet);
 	if (s == GQ_OK) {
 		json_t *h = gq_timing_raw_header(&slot, host ? "host-clock" : "cupti",
 		                                 host ? "" : gq_cupti_timer_note(),
-		                                 gq_timing_engine_clocks_note(e));
+		                                 gq_timing_engine_clocks_note(e), &quiet);
 		s = gq_timing_raw_append(f, h, &err);
 		json_decref(h);
 	}

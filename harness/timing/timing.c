@@ -120,6 +120,11 @@ void gq_timing_engine_free(gq_timing_engine *e)
 	free(e);
 }
 
+void gq_timing_engine_quiet(gq_timing_engine *e, gq_quiet *q)
+{
+	gq_quiet_apply(e->host ? NULL : e->clocks, e->host ? NULL : e->dev.pci_bus_id, q);
+}
+
 const char *gq_timing_engine_clocks_note(const gq_timing_engine *e)
 {
 	return e->clocks_note;
@@ -137,7 +142,9 @@ void gq_timing_point_free(gq_timing_point *pt)
 			for (int s = 0; s < GQ_STEP_COUNT; s++) {
 				free(pt->series[a][m][s].span_ns);
 				free(pt->series[a][m][s].busy_ns);
+				free(pt->series[a][m][s].launch_ns);
 				pt->series[a][m][s].span_ns = pt->series[a][m][s].busy_ns = NULL;
+				pt->series[a][m][s].launch_ns = NULL;
 				pt->series[a][m][s].count = 0;
 			}
 }

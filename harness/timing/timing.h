@@ -50,11 +50,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "inputs.h"
-#include "problem.h"
 #include "clocks.h"
 #include "device.h"
+#include "inputs.h"
+#include "problem.h"
 #include "protocol.h"
+#include "quiet.h"
 #include "status.h"
 
 #ifdef __cplusplus
@@ -178,6 +179,9 @@ typedef struct gq_timing_series {
 	double *span_ns;    /* count values: last end − first start of the kernels, memsets and
 	                     * copies, ns */
 	double *busy_ns;    /* count values: union of the kernel intervals, ns */
+	double *launch_ns;  /* count values: host time in the iteration's launch calls (the
+	                     * programs' launches, or cudaGraphLaunch), ns; NAN where a raw file
+	                     * of an older gemmq did not record it */
 	gq_clock_sample clock_before, clock_after; /* around the run that timed it */
 } gq_timing_series;
 
@@ -214,6 +218,9 @@ const char *gq_timing_engine_clocks_note(const gq_timing_engine *e);
 
 /* 1 for the host backend's engine. */
 int gq_timing_engine_is_host(const gq_timing_engine *e);
+
+/* Pin the calling thread near the engine's GPU and raise its priority (quiet.h). */
+void gq_timing_engine_quiet(gq_timing_engine *e, gq_quiet *q);
 
 /* Replace the programs of the protocol's arms (cfg.programs) for the points timed next. A
  * protocol whose points[] entries name their own candidates gives each point its own arms

@@ -200,7 +200,7 @@ static gq_status trial(gq_timing_engine *e, gemmq_program *prog, void *inst,
 	int failed = 0;
 	for (int i = 0; i < warm + n && s == GQ_OK && !failed; i++) {
 		uint64_t id = i >= warm ? ++e->next_id : 0;
-		s = gq_timing_iterate(e, &l, id, &failed, msg, msg_size, err);
+		s = gq_timing_iterate(e, &l, id, &failed, msg, msg_size, NULL, err);
 		if (id)
 			ids[i - warm] = id;
 	}

@@ -120,9 +120,10 @@ gq_status gq_timing_collect(gq_timing_engine *e, gq_error *err);
 /* One iteration: flush, wait, then (tagged with external when ≠ 0) the step's launches.
  * Returns GQ_OK with *failed = 0; GQ_OK with *failed = 1 and msg when the arm's launch failed
  * (the arm stops, the process goes on); non-OK when the process cannot go on (the stream sync
- * after the flush reports a fault of an earlier launch, or CUPTI failed). */
+ * after the flush reports a fault of an earlier launch, or CUPTI failed). launch_ns (may be NULL)
+ * receives the host time spent in the launch calls. */
 gq_status gq_timing_iterate(gq_timing_engine *e, const launcher *l, uint64_t external, int *failed,
-                            char *msg, size_t msg_size, gq_error *err);
+                            char *msg, size_t msg_size, double *launch_ns, gq_error *err);
 
 /* "0 0 1 1 …": how many kernels the trace holds for each of ids[0..n) (at most 40 shown), in a
  * buffer the next call overwrites. */

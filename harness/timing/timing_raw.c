@@ -32,7 +32,7 @@ static json_t *clock_json(const gq_clock_sample *c)
 }
 
 json_t *gq_timing_raw_header(const gq_timing_slot *slot, const char *backend,
-                             const char *cupti_note, const char *clocks_note)
+                             const char *cupti_note, const char *clocks_note, const gq_quiet *quiet)
 {
 	json_t *h = json_object();
 	json_object_set_new(h, "format_version", json_integer(GQ_TIMING_RAW_FORMAT_VERSION));
@@ -48,6 +48,8 @@ json_t *gq_timing_raw_header(const gq_timing_slot *slot, const char *backend,
 	json_object_set_new(s, "order", json_string(gq_timing_order_name(slot->order)));
 	json_object_set_new(s, "reverse_allocation", json_boolean(slot->reverse_allocation));
 	json_object_set_new(h, "slot", s);
+	if (quiet)
+		json_object_set_new(h, "quiet", gq_quiet_json(quiet));
 	return h;
 }
 
@@ -111,6 +113,8 @@ json_t *gq_timing_raw_point(const gq_timing_point *pt, const char *fatal)
 				                    samples_json(se->span_ns, se->count));
 				json_object_set_new(j, "busy_ns",
 				                    samples_json(se->busy_ns, se->count));
+				json_object_set_new(j, "launch_ns",
+				                    samples_json(se->launch_ns, se->count));
 				json_object_set_new(j, "clock_before",
 				                    clock_json(&se->clock_before));
 				json_object_set_new(j, "clock_after", clock_json(&se->clock_after));
@@ -225,6 +229,7 @@ static gq_status parse_series(const json_t *j, gq_timing_point *pt, gq_error *er
 	gq_timing_series *se = &pt->series[a][m][st];
 	free(se->span_ns);
 	free(se->busy_ns);
+	free(se->launch_ns);
 	memset(se, 0, sizeof(*se));
 	se->requested = json_is_true(json_object_get(j, "requested"));
 	se->status = (gq_status)code;
@@ -240,6 +245,20 @@ static gq_status parse_series(const json_t *j, gq_timing_point *pt, gq_error *er
 		                  err);
 	if (s == GQ_OK && n_span != n_busy)
 		s = bad(err, "busy_ns", "does not have as many samples as span_ns");
+	/* launch_ns: since raw format 2; NAN for an older file's samples */
+	const json_t *launch = json_object_get(j, "launch_ns");
+	int n_launch = 0;
+	if (s == GQ_OK && launch) {
+		s = parse_samples(launch, "launch_ns", &se->launch_ns, &n_launch, err);
+		if (s == GQ_OK && n_launch != n_span)
+			s = bad(err, "launch_ns", "does not have as many samples as span_ns");
+	} else if (s == GQ_OK && n_span > 0) {
+		se->launch_ns = malloc((size_t)n_span * sizeof(double));
+		if (!se->launch_ns)
+			s = gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+		for (int i = 0; se->launch_ns && i < n_span; i++)
+			se->launch_ns[i] = NAN;
+	}
 	se->count = s == GQ_OK ? n_span : 0;
 	return s;
 }

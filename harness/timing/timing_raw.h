@@ -3,14 +3,16 @@
  * JSON Lines (format_version 1, kind "gemmq-timing-worker"). The first line is the header:
  *   { "format_version": 1, "kind": "gemmq-timing-worker", "gemmq_version", "git_sha", "pid",
  *     "backend": "cupti" | "host-clock", "cupti": note, "clocks": note,
- *     "slot": { "layout", "order", "reverse_allocation" } }
+ *     "slot": { "layout", "order", "reverse_allocation" }, "quiet": quiet.h's record }
  * then one line per timed point, appended and flushed to disk (fsync) as soon as it is measured:
  *   { "index": i (in the protocol's expanded points), "op", "d_in", "d_out", "t", "in", "out",
  *     "fatal": null | "why the worker had to stop after this point",
  *     "orphans": n, "sota": { op: program, ... }, "sota_trials_ns": { op: [9 numbers|null] },
  *     "series": [ { "arm", "mode", "step", "requested", "status": "ok"|"unsupported"|"error",
  *                   "message", "programs", "kernels", "span_ns": [...], "busy_ns": [...],
- *                   "clock_before": clock, "clock_after": clock }, ... ] }
+ *                   "launch_ns": [...], "clock_before": clock, "clock_after": clock }, ... ] }
+ *   launch_ns: the host time of each sample's launch calls; "quiet" and "launch_ns" came after
+ *   the first files of this version, whose readers ignore them, and are optional to read.
  *   clock = { "valid", "sm_mhz", "max_sm_mhz", "temperature_c", "reasons" }
  * A worker killed mid-write leaves at most a last line without its newline; readers ignore such
  * a line (and only it), so whatever was measured before the crash survives.
@@ -31,9 +33,10 @@ extern "C" {
 
 #define GQ_TIMING_RAW_FORMAT_VERSION 1
 
-/* The header line (new reference). backend: "cupti" or "host-clock". */
+/* The header line (new reference). backend: "cupti" or "host-clock"; quiet may be NULL. */
 json_t *gq_timing_raw_header(const gq_timing_slot *slot, const char *backend,
-                             const char *cupti_note, const char *clocks_note);
+                             const char *cupti_note, const char *clocks_note,
+                             const gq_quiet *quiet);
 
 /* One point's line (new reference). fatal: NULL, or why the worker stops after this point. */
 json_t *gq_timing_raw_point(const gq_timing_point *pt, const char *fatal);

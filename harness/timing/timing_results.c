@@ -59,7 +59,7 @@ static int copy_point(gq_timing_point *dst, const gq_timing_point *src)
 			for (int s = 0; s < GQ_STEP_COUNT; s++) {
 				gq_timing_series *se = &dst->series[a][m][s];
 				const gq_timing_series *from = &src->series[a][m][s];
-				se->span_ns = se->busy_ns = NULL;
+				se->span_ns = se->busy_ns = se->launch_ns = NULL;
 				if (from->count <= 0 || !ok) {
 					se->count = 0;
 					continue;
@@ -67,12 +67,18 @@ static int copy_point(gq_timing_point *dst, const gq_timing_point *src)
 				size_t bytes = (size_t)from->count * sizeof(double);
 				se->span_ns = malloc(bytes);
 				se->busy_ns = malloc(bytes);
-				if (!se->span_ns || !se->busy_ns) {
+				se->launch_ns = malloc(bytes);
+				if (!se->span_ns || !se->busy_ns || !se->launch_ns) {
 					ok = 0;
 					continue;
 				}
 				memcpy(se->span_ns, from->span_ns, bytes);
 				memcpy(se->busy_ns, from->busy_ns, bytes);
+				if (from->launch_ns)
+					memcpy(se->launch_ns, from->launch_ns, bytes);
+				else
+					for (int i = 0; i < from->count; i++)
+						se->launch_ns[i] = NAN;
 			}
 	if (!ok)
 		gq_timing_point_free(dst);
@@ -139,6 +145,7 @@ void gq_timing_aggregate(const gq_timing_data *d, int point, gq_timing_arm arm, 
 	const char *first_unsupported = NULL;
 	for (int p = 0; p < d->process_count; p++) {
 		out->process_median_ns[p] = out->process_busy_ns[p] = out->process_rel_ci[p] = NAN;
+		out->process_launch_ns[p] = NAN;
 		const gq_timing_cell *c = gq_timing_data_cell(d, point, p);
 		const gq_timing_series *se = c->has_point ? &c->pt.series[arm][mode][step] : NULL;
 		if (se && se->requested)
@@ -149,6 +156,9 @@ void gq_timing_aggregate(const gq_timing_data *d, int point, gq_timing_arm arm, 
 			out->process_median_ns[p] = gq_stats_median(se->span_ns, se->count);
 			out->process_busy_ns[p] = gq_stats_median(se->busy_ns, se->count);
 			out->process_rel_ci[p] = gq_timing_rel_ci(se->span_ns, se->count);
+			out->process_launch_ns[p] = se->launch_ns && !isnan(se->launch_ns[0])
+			                                ? gq_stats_median(se->launch_ns, se->count)
+			                                : NAN;
 			out->processes++;
 			if (!out->programs[0]) {
 				snprintf(out->programs, sizeof(out->programs), "%s", se->programs);

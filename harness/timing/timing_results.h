@@ -17,14 +17,17 @@
  *                 stop: { rule: "fixed" | "precision", level, precision, and with "precision"
  *                         target_rel_ci, max_iterations, rounds } },
  *     "processes": [ { index, layout, order, reverse_allocation, allocation, status, message,
- *                      workers, failures, seconds, cupti, clock_before, clock_after,
+ *                      workers, failures, seconds, cupti, quiet (quiet.h, null when not
+ *                      recorded), clock_before, clock_after,
  *                      throttled, runs: [ { seconds, how, points, clock_before,
  *                      clock_after, throttled } ] } ],
  *     "points": [ { index, id, status: "ok" | "error" | "pending", errors: [ { process,
  *                   message } ], sota: { op: [program per process] },
  *                   series: [ { arm, mode, step, status, message, programs, kernels,
  *                               samples: [per process], per_process_median_ns,
- *                               per_process_busy_median_ns, per_process_rel_ci, median_ns,
+ *                               per_process_busy_median_ns, per_process_rel_ci,
+ *                               per_process_launch_median_ns (host time in the launch
+ *                               calls; null where not recorded), median_ns,
  *                               busy_median_ns, throttled_processes } ],
  *                   speedups: [ { mode, step, baseline, new, estimate, lo, hi, level,
  *                                 processes } ],
@@ -96,6 +99,8 @@ typedef struct gq_timing_process {
 	double seconds;     /* wall time of its workers */
 	gq_clock_sample clock_before, clock_after; /* before its first worker, after its last */
 	char cupti[512];                           /* the first worker's CUPTI note */
+	int quiet_known;                           /* 1: quiet holds the first worker's record */
+	gq_quiet quiet; /* the first worker's core and priority (quiet.h) */
 } gq_timing_process;
 
 typedef struct gq_timing_data {
@@ -135,8 +140,9 @@ typedef struct gq_timing_agg {
 	double process_median_ns[GQ_TIMING_MAX_SLOTS]; /* NAN where a process has none */
 	double process_busy_ns[GQ_TIMING_MAX_SLOTS];
 	double process_rel_ci[GQ_TIMING_MAX_SLOTS]; /* precision reached (timing_stop.h), or NAN */
-	double median_ns, busy_median_ns; /* medians of the per-process medians */
-	int kernels;                      /* per iteration (the first process's) */
+	double process_launch_ns[GQ_TIMING_MAX_SLOTS]; /* median host time in launch calls */
+	double median_ns, busy_median_ns;              /* medians of the per-process medians */
+	int kernels;                                   /* per iteration (the first process's) */
 	char programs[320];
 	int throttled; /* processes whose clock readings around it show throttling */
 } gq_timing_agg;
@@ -167,8 +173,8 @@ typedef struct gq_timing_band_end {
 } gq_timing_band_end;
 
 typedef struct gq_timing_band {
-	double lo, hi;             /* NAN when count is 0 */
-	int count;                 /* finite ratios */
+	double lo, hi;            /* NAN when count is 0 */
+	int count;                /* finite ratios */
 	gq_timing_band_end lo_at; /* the first ratio equal to lo, in point, mode, step order */
 	gq_timing_band_end hi_at; /* the first ratio equal to hi */
 } gq_timing_band;

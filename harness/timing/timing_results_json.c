@@ -136,6 +136,7 @@ static json_t *process_json(const gq_timing_data *d, int p)
 	json_object_set_new(o, "failures", json_integer(pr->failures));
 	json_object_set_new(o, "seconds", json_real(pr->seconds));
 	json_object_set_new(o, "cupti", json_string(pr->cupti));
+	json_object_set_new(o, "quiet", pr->quiet_known ? gq_quiet_json(&pr->quiet) : json_null());
 	json_object_set_new(o, "clock_before", clock_json(&pr->clock_before));
 	json_object_set_new(o, "clock_after", clock_json(&pr->clock_after));
 	json_object_set_new(o, "throttled",
@@ -186,6 +187,8 @@ static json_t *series_json(const gq_timing_data *d, const gq_timing_agg *g, int 
 	json_object_set_new(o, "per_process_busy_median_ns",
 	                    numbers(g->process_busy_ns, d->process_count));
 	json_object_set_new(o, "per_process_rel_ci", numbers(g->process_rel_ci, d->process_count));
+	json_object_set_new(o, "per_process_launch_median_ns",
+	                    numbers(g->process_launch_ns, d->process_count));
 	json_object_set_new(o, "median_ns", num(g->median_ns));
 	json_object_set_new(o, "busy_median_ns", num(g->busy_median_ns));
 	json_object_set_new(o, "throttled_processes", json_integer(g->throttled));

@@ -104,11 +104,16 @@ gq_status gq_timing_collect(gq_timing_engine *e, gq_error *err)
  * (the arm stops, the process goes on); non-OK when the process cannot go on (the stream sync
  * after the flush reports a fault of an earlier launch, or CUPTI failed). */
 gq_status gq_timing_iterate(gq_timing_engine *e, const launcher *l, uint64_t external, int *failed,
-                            char *msg, size_t msg_size, gq_error *err)
+                            char *msg, size_t msg_size, double *launch_ns, gq_error *err)
 {
 	*failed = 0;
-	if (e->host)
-		return iterate_host(e, l, external, failed, msg, msg_size, err);
+	if (e->host) {
+		const uint64_t start = now_ns();
+		gq_status s = iterate_host(e, l, external, failed, msg, msg_size, err);
+		if (launch_ns)
+			*launch_ns = (double)(now_ns() - start);
+		return s;
+	}
 	gq_status s = gq_flush_run(&e->flush, e->stream, err);
 	if (s != GQ_OK)
 		return s;
@@ -118,6 +123,9 @@ gq_status gq_timing_iterate(gq_timing_engine *e, const launcher *l, uint64_t ext
 		if (s != GQ_OK)
 			return s;
 	}
+	/* The host side of the iteration: from the first launch call to the return of the last
+	 * (and the error check after them), so eager noise can be told from the GPU's. */
+	const uint64_t start = now_ns();
 	if (l->exec) {
 		cudaError_t c = cudaGraphLaunch(l->exec, e->stream);
 		if (c != cudaSuccess) {
@@ -141,6 +149,8 @@ gq_status gq_timing_iterate(gq_timing_engine *e, const launcher *l, uint64_t ext
 			*failed = 1;
 		}
 	}
+	if (launch_ns)
+		*launch_ns = (double)(now_ns() - start);
 	if (external)
 		return gq_cupti_timer_pop(external, err);
 	return GQ_OK;
@@ -165,15 +175,19 @@ static gq_status run_iterations(gq_timing_engine *e, run_arm *ra, int first, int
 	for (int i = first; i < first + count && !ra->failed; i++) {
 		uint64_t id = timed ? ++e->next_id : 0;
 		int failed = 0;
-		gq_status s = gq_timing_iterate(e, &ra->l, id, &failed, msg, sizeof(msg), err);
+		double launch = NAN;
+		gq_status s =
+		    gq_timing_iterate(e, &ra->l, id, &failed, msg, sizeof(msg), &launch, err);
 		if (s != GQ_OK)
 			return s;
 		if (failed) {
 			ra->failed = 1;
 			gq_timing_series_fail(ra->se, GQ_ERR_DEVICE, "%s iteration %d: %s",
 			                      timed ? "timed" : "warm-up", i, msg);
-		} else if (timed)
+		} else if (timed) {
 			ra->ids[i] = id;
+			ra->se->launch_ns[i] = launch;
+		}
 	}
 	return GQ_OK;
 }
@@ -210,7 +224,10 @@ static int reserve(run_arm *ra, int n)
 	double *busy = span ? realloc(se->busy_ns, (size_t)n * sizeof(double)) : NULL;
 	if (busy)
 		se->busy_ns = busy;
-	if (!span || !busy) {
+	double *launch = busy ? realloc(se->launch_ns, (size_t)n * sizeof(double)) : NULL;
+	if (launch)
+		se->launch_ns = launch;
+	if (!span || !busy || !launch) {
 		gq_timing_series_fail(se, GQ_ERR_INTERNAL, "out of memory for %d samples", n);
 		return -1;
 	}

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmdline.h"
+
 /* The worker being watched, for the signal handler: a parent stopped by ^C or a kill takes its
  * worker (in a process group of its own, out of the terminal's reach) with it. */
 static volatile sig_atomic_t watched_pid;
@@ -41,7 +43,7 @@ static double now_s(void)
 /* In the child, between fork and exec: only async-signal-safe calls, _exit on failure. parent is
  * the parent's pid taken before fork: a parent that died before PR_SET_PDEATHSIG took hold has
  * left the child to another, and the child stops there. */
-static void child(char *const argv[], int status_fd, int log_fd, pid_t parent)
+static void child(char *const argv[], char *const envp[], int status_fd, int log_fd, pid_t parent)
 {
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
@@ -54,7 +56,7 @@ static void child(char *const argv[], int status_fd, int log_fd, pid_t parent)
 	for (long fd = GQ_WORKER_STATUS_FD + 1; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
 		close((int)fd);
 	signal(SIGPIPE, SIG_DFL);
-	execv(argv[0], argv);
+	execve(argv[0], argv, envp);
 	static const char msg[] = "gemmq: cannot exec the worker\n";
 	if (write(2, msg, sizeof(msg) - 1) < 0)
 		_exit(127);
@@ -130,10 +132,22 @@ gq_status gq_worker_run(char *const argv[], const char *log_path, double timeout
 		return gq_error_set(err, GQ_ERR_INTERNAL, log_path,
 		                    "cannot write the worker's log: %s", strerror(e));
 	}
+	/* A worker never runs BLAS: without this, OpenBLAS would start a pool of threads at load
+	 * (one per core) in every worker (quiet.h). */
+	static char one_thread[] = "OPENBLAS_NUM_THREADS=1";
+	char **envp = gq_cmdline_env_with(one_thread);
+	if (!envp) {
+		close(fds[0]);
+		close(fds[1]);
+		close(log_fd);
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	}
 	double start = now_s();
 	fflush(NULL);
 	pid_t parent = getpid();
 	pid_t pid = fork();
+	if (pid != 0)
+		free(envp);
 	if (pid < 0) {
 		int e = errno;
 		close(fds[0]);
@@ -143,7 +157,7 @@ gq_status gq_worker_run(char *const argv[], const char *log_path, double timeout
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		child(argv, fds[1], log_fd, parent);
+		child(argv, envp, fds[1], log_fd, parent);
 	}
 	setpgid(pid, pid); /* also in the parent, so kill(-pid) works at once */
 	watched_pid = pid;

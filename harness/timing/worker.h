@@ -1,7 +1,8 @@
 /* worker.h: run one worker process under watch: a status pipe, a wall-clock limit, its log.
  *
  * The child is started with fork + exec (never fork alone: the parent may hold CUDA state), in a
- * process group of its own, stdin from /dev/null, stdout and stderr into a log file, and the
+ * process group of its own, with OPENBLAS_NUM_THREADS=1 in its environment (a worker runs no
+ * BLAS; quiet.h), stdin from /dev/null, stdout and stderr into a log file, and the
  * write end of a pipe as file descriptor GQ_WORKER_STATUS_FD. It reports progress there in lines:
  *     "begin <index>\n"   before it starts a point
  *     "end <index>\n"     once that point is safely on disk

@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 int gq_cmdline_error(const char *command, const gq_error *err)
 {
@@ -57,4 +59,22 @@ double gq_cmdline_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+char **gq_cmdline_env_with(const char *assignment)
+{
+	const char *eq = strchr(assignment, '=');
+	const size_t name = eq ? (size_t)(eq - assignment) + 1 : strlen(assignment);
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **envp = calloc(n + 2, sizeof(char *));
+	if (!envp)
+		return NULL;
+	size_t e = 0;
+	for (size_t k = 0; k < n; k++)
+		if (strncmp(environ[k], assignment, name) != 0)
+			envp[e++] = environ[k];
+	envp[e] = (char *)assignment;
+	return envp;
 }

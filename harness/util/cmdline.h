@@ -29,6 +29,12 @@ int gq_cmdline_make_dir(const char *dir);
 /* Seconds on CLOCK_MONOTONIC. */
 double gq_cmdline_now(void);
 
+/* The environment of a child process: this one's, with "NAME=value" (assignment) replacing any
+ * NAME there. A new array of pointers (its strings are environ's and assignment's: keep those
+ * alive), NULL-terminated, for execve; free the array alone. NULL when memory ran out. Made before
+ * fork, as nothing between fork and exec may allocate. */
+char **gq_cmdline_env_with(const char *assignment);
+
 #ifdef __cplusplus
 }
 #endif

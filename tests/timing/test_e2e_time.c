@@ -4,7 +4,11 @@
  *    2 × 2 matrix in its order, each with its allocation order), every point ok; incumbent, twin
  *    and candidate series hold four per-process medians and their median; graph mode and sota
  *    are unsupported with the reason; every point has finite A/A ratios (incumbent / twin) for
- *    op and bwd; the candidate has speedups with intervals; the band is finite.
+ *    op and bwd; the candidate has speedups with intervals; the band is finite. Every process
+ *    records its worker's core (one this test may use) and priority, every eager series the
+ *    host time of its launch calls (at least its span: the host programs run inside them).
+ *    For every file whose caption is checked (1 and 5), `gemmq table --diagnose` names the
+ *    band's ends where the file says they are, each with a reason.
  * 2. time-host-crash.json (host:crash:130 as the incumbent's wgrad): exit 1; the T = 130 point is
  *    an error in each of the four processes, naming the signal; every other point is complete in
  *    all four processes; each process needed a second worker after the crash.
@@ -21,6 +25,7 @@
  *    precision reached and the target. */
 #include <jansson.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +50,36 @@ static void table_caption(const char *out, char *caption, size_t size)
 	CHECK_MSG(f && pclose(f) == 0, "%s failed", cmd);
 }
 
+/* `gemmq table --diagnose`: both ends of the band over every mode and step, each at the point,
+ * mode and step the file names, with a reason, and every worker's core. */
+static void check_diagnose(const char *out, json_t *t)
+{
+	char cmd[1024], line[4096], want_lo[300], want_hi[300];
+	json_t *band = json_object_get(t, "aa_band");
+	json_t *lo = json_object_get(band, "lo_at"), *hi = json_object_get(band, "hi_at");
+	snprintf(want_lo, sizeof(want_lo), "- low end %.4f at %s, %s %s",
+	         json_number_value(json_object_get(band, "lo")), e2e_str(lo, "point"),
+	         e2e_str(lo, "mode"), e2e_str(lo, "step"));
+	snprintf(want_hi, sizeof(want_hi), "- high end %.4f at %s, %s %s",
+	         json_number_value(json_object_get(band, "hi")), e2e_str(hi, "point"),
+	         e2e_str(hi, "mode"), e2e_str(hi, "step"));
+	snprintf(cmd, sizeof(cmd), "'%s' table --diagnose '%s'", GQ_GEMMQ_BIN, out);
+	FILE *f = popen(cmd, "r");
+	int saw_lo = 0, saw_hi = 0, whys = 0, workers = 0, ends = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		saw_lo |= !strncmp(line, want_lo, strlen(want_lo)) && ends == 0;
+		saw_hi |= !strncmp(line, want_hi, strlen(want_hi)) && ends == 1;
+		ends += !strncmp(line, "- low end", 9) || !strncmp(line, "- high end", 10);
+		whys += !strncmp(line, "  Why: ", 7) && strlen(line) > 12;
+		workers += !strncmp(line, "- process ", 10) && strstr(line, ": CPU ") != NULL;
+	}
+	CHECK_MSG(f && pclose(f) == 0, "%s failed", cmd);
+	CHECK_MSG(saw_lo && saw_hi, "%s: the first ends are not '%s' and '%s'", cmd, want_lo,
+	          want_hi);
+	CHECK_MSG(whys == ends && ends >= 2, "%s: %d ends, %d reasons", cmd, ends, whys);
+	CHECK_MSG(workers == 4, "%s: %d workers with a core", cmd, workers);
+}
+
 /* gemmq time on tests/protocols/e2e/<name>.json: its exit status, the results' timing section
  * into *timing, the method caption of `gemmq table` into caption (when not NULL). */
 static int run_time_caption(const char *name, json_t **timing, char *caption, size_t size)
@@ -65,8 +100,10 @@ static int run_time_caption(const char *name, json_t **timing, char *caption, si
 	CHECK(strcmp(json_string_value(json_object_get(json_object_get(doc, "meta"), "command")),
 	             "time") == 0);
 	CHECK(json_integer_value(json_object_get(doc, "format_version")) == 2);
-	if (caption)
+	if (caption) {
 		table_caption(out, caption, size);
+		check_diagnose(out, *timing);
+	}
 	unlink(out);
 	json_decref(doc);
 	return code;
@@ -146,6 +183,55 @@ static void check_processes(json_t *t)
 	}
 }
 
+/* Every process's first worker recorded its core and priority (quiet.h): a CPU of the set this
+ * test may use (gemmq inherits it), that set's size, and the nice value it asked for when it says
+ * the priority was raised, or the reason when not. */
+static void check_quiet(json_t *t)
+{
+	cpu_set_t allowed;
+	CHECK(sched_getaffinity(0, sizeof(allowed), &allowed) == 0);
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(t, "processes"), i, p)
+	{
+		json_t *q = json_object_get(p, "quiet");
+		json_t *cpu = json_object_get(q, "cpu");
+		CHECK_MSG(json_is_integer(cpu) && json_integer_value(cpu) < CPU_SETSIZE &&
+		              CPU_ISSET((int)json_integer_value(cpu), &allowed),
+		          "process %zu: cpu %lld is not one this process may use", i,
+		          (long long)json_integer_value(cpu));
+		CHECK_MSG(json_integer_value(json_object_get(q, "allowed_cpus")) ==
+		              CPU_COUNT(&allowed),
+		          "process %zu: allowed_cpus %lld, this process has %d", i,
+		          (long long)json_integer_value(json_object_get(q, "allowed_cpus")),
+		          CPU_COUNT(&allowed));
+		if (json_is_true(json_object_get(q, "priority_raised")))
+			CHECK_MSG(json_integer_value(json_object_get(q, "nice")) == -10,
+			          "process %zu: raised to nice %lld", i,
+			          (long long)json_integer_value(json_object_get(q, "nice")));
+		else
+			CHECK_MSG(strstr(e2e_str(q, "note"), "setpriority"),
+			          "process %zu: not raised, and the note does not say why: %s", i,
+			          e2e_str(q, "note"));
+	}
+}
+
+/* The host time in launch calls wraps the host programs' runs, so every process's median of it is
+ * at least its median span. */
+static void check_launch(const char *what, json_t *s)
+{
+	json_t *launch = json_object_get(s, "per_process_launch_median_ns"),
+	       *span = json_object_get(s, "per_process_median_ns");
+	CHECK_MSG(json_array_size(launch) == 4, "%s: %zu launch medians", what,
+	          json_array_size(launch));
+	for (size_t p = 0; p < json_array_size(launch) && p < json_array_size(span); p++) {
+		double l = json_number_value(json_array_get(launch, p)),
+		       m = json_number_value(json_array_get(span, p));
+		CHECK_MSG(json_is_number(json_array_get(launch, p)) && l >= m && m > 0,
+		          "%s process %zu: launch calls %g ns, span %g ns", what, p, l, m);
+	}
+}
+
 static void test_clean(void)
 {
 	json_t *t = NULL;
@@ -166,6 +252,7 @@ static void test_clean(void)
 	              !strstr(caption, "target") && !strstr(caption, "to a precision"),
 	          "caption: %s", caption);
 	check_processes(t);
+	check_quiet(t);
 	size_t i;
 	json_t *p;
 	json_array_foreach(json_object_get(t, "points"), i, p)
@@ -174,18 +261,19 @@ static void test_clean(void)
 		CHECK_MSG(!strcmp(e2e_str(p, "status"), "ok"), "%s: %s", id, e2e_str(p, "status"));
 		const char *steps[2] = {"op", "bwd"};
 		for (int s = 0; s < 2; s++) {
-			CHECK_MSG(complete(e2e_series(p, "incumbent", "eager", steps[s])), "%s %s", id,
-			          steps[s]);
-			CHECK_MSG(complete(e2e_series(p, "twin", "eager", steps[s])), "%s %s: no twin",
+			CHECK_MSG(complete(e2e_series(p, "incumbent", "eager", steps[s])), "%s %s",
 			          id, steps[s]);
-			CHECK_MSG(complete(e2e_series(p, "candidate", "eager", steps[s])), "%s %s", id,
-			          steps[s]);
+			CHECK_MSG(complete(e2e_series(p, "twin", "eager", steps[s])),
+			          "%s %s: no twin", id, steps[s]);
+			CHECK_MSG(complete(e2e_series(p, "candidate", "eager", steps[s])), "%s %s",
+			          id, steps[s]);
 			const char *arms[3] = {"incumbent", "twin", "candidate"};
 			for (int a = 0; a < 3; a++) {
 				char what[160];
 				snprintf(what, sizeof(what), "%s %s %s", id, arms[a], steps[s]);
 				check_samples(what, e2e_series(p, arms[a], "eager", steps[s]),
 				              s ? 5 : 9, !s, 0);
+				check_launch(what, e2e_series(p, arms[a], "eager", steps[s]));
 			}
 			double r = aa_ratio(p, "eager", steps[s]);
 			CHECK_MSG(isfinite(r) && r > 0, "%s %s: A/A ratio %g", id, steps[s], r);
@@ -236,9 +324,10 @@ static void test_crash(void)
 			json_t *e;
 			json_array_foreach(errors, j, e)
 			{
-				CHECK_MSG(strstr(e2e_str(e, "message"), "killed by signal 11") &&
-				              strstr(e2e_str(e, "message"), "while timing this point"),
-				          "%s", e2e_str(e, "message"));
+				CHECK_MSG(
+				    strstr(e2e_str(e, "message"), "killed by signal 11") &&
+				        strstr(e2e_str(e, "message"), "while timing this point"),
+				    "%s", e2e_str(e, "message"));
 			}
 			continue;
 		}
@@ -297,7 +386,8 @@ static void test_stray(void)
 	json_array_foreach(json_object_get(t, "points"), i, p)
 	{
 		const char *id = e2e_str(p, "id");
-		CHECK_MSG(!strcmp(e2e_str(p, "status"), "error"), "%s: %s", id, e2e_str(p, "status"));
+		CHECK_MSG(!strcmp(e2e_str(p, "status"), "error"), "%s: %s", id,
+		          e2e_str(p, "status"));
 		json_t *cand = e2e_series(p, "candidate", "eager", "op");
 		const char *msg = cand ? e2e_str(cand, "message") : "";
 		CHECK_MSG(cand && !strcmp(e2e_str(cand, "status"), "error") && i < 3 &&
@@ -305,7 +395,8 @@ static void test_stray(void)
 		          "%s: candidate: %s", id, msg);
 		CHECK_MSG(complete(e2e_series(p, "incumbent", "eager", "op")) &&
 		              complete(e2e_series(p, "twin", "eager", "op")),
-		          "%s: the incumbent or twin did not complete next to the stray writer", id);
+		          "%s: the incumbent or twin did not complete next to the stray writer",
+		          id);
 	}
 	json_array_foreach(json_object_get(t, "processes"), i, p)
 	    CHECK(json_integer_value(json_object_get(p, "failures")) == 0);

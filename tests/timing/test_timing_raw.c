@@ -1,6 +1,8 @@
 /* test_timing_raw.c: a worker's raw file written and read back: header, points with samples,
- * unsupported and failed series, a fatal point, sota choices; a torn last line (the worker died
- * while writing it) is ignored; a foreign file is refused. */
+ * unsupported and failed series, a fatal point, sota choices, the host time of launch calls and
+ * the worker's core and priority (quiet.h); a line without launch times (an older gemmq) reads
+ * as NAN; a torn last line (the worker died while writing it) is ignored; a foreign file is
+ * refused. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,9 +33,11 @@ static void make_point(gq_timing_point *pt, int index, int64_t t)
 	se->count = 3;
 	se->span_ns = malloc(3 * sizeof(double));
 	se->busy_ns = malloc(3 * sizeof(double));
+	se->launch_ns = malloc(3 * sizeof(double));
 	for (int i = 0; i < 3; i++) {
 		se->span_ns[i] = 20512.0 + i;
 		se->busy_ns[i] = 20000.5 + i; /* not integral: written as a real */
+		se->launch_ns[i] = 2100.0 + 10 * i;
 	}
 	snprintf(se->programs, sizeof(se->programs), "wgrad=cublas:default");
 	se->clock_before = (gq_clock_sample){1, 1980, 1980, 35, 0};
@@ -72,6 +76,7 @@ static gq_status on_point(void *user, const gq_timing_point *pt, const char *fat
 	    &pt->series[GQ_TIMING_ARM_INCUMBENT][GQ_MODE_GRAPH][GQ_STEP_OP];
 	CHECK(se->requested && se->status == GQ_OK && se->kernels == 2 && se->count == 3);
 	CHECK(se->count == 3 && se->span_ns[2] == 20514.0 && se->busy_ns[1] == 20001.5);
+	CHECK(se->launch_ns && se->launch_ns[0] == 2100.0 && se->launch_ns[2] == 2120.0);
 	CHECK(strcmp(se->programs, "wgrad=cublas:default") == 0);
 	CHECK(se->clock_before.valid && se->clock_before.sm_mhz == 1980 &&
 	      se->clock_after.temperature_c == 84 && se->clock_after.reasons == 0x20);
@@ -93,7 +98,15 @@ int main(void)
 	gq_error err;
 	gq_error_clear(&err);
 	gq_timing_slot slot = {GQ_LAYOUT_BLOCKED, GQ_ORDER_REVERSE, 1};
-	json_t *h = gq_timing_raw_header(&slot, "cupti", "API tracing: launch calls only", "");
+	gq_quiet quiet = {.cpu = 31,
+	                  .allowed = 32,
+	                  .gpu_local = 1,
+	                  .numa_node = 1,
+	                  .nice = -10,
+	                  .raised = 1,
+	                  .note = ""};
+	json_t *h =
+	    gq_timing_raw_header(&slot, "cupti", "API tracing: launch calls only", "", &quiet);
 	CHECK(gq_timing_raw_append(f, h, &err) == GQ_OK);
 	json_decref(h);
 	const int64_t ts[3] = {1025, 16173, 65537};
@@ -122,9 +135,36 @@ int main(void)
 	      strcmp(json_string_value(json_object_get(sl, "order")), "reverse") == 0 &&
 	      json_is_true(json_object_get(sl, "reverse_allocation")));
 	CHECK(strcmp(json_string_value(json_object_get(header, "backend")), "cupti") == 0);
+	gq_quiet back;
+	CHECK(gq_quiet_parse(json_object_get(header, "quiet"), &back) == 0 &&
+	      memcmp(&back, &quiet, sizeof(quiet)) == 0);
+	char line[200];
+	gq_quiet_describe(&back, line, sizeof(line));
+	CHECK_MSG(!strcmp(line, "CPU 31 of 32 (near the GPU, NUMA node 1), nice -10"), "%s", line);
 	CHECK(json_integer_value(json_object_get(header, "format_version")) ==
 	      GQ_TIMING_RAW_FORMAT_VERSION);
 	json_decref(header);
+
+	/* A line of an older gemmq has no launch_ns: its samples read as NAN, one per sample. */
+	{
+		gq_timing_point pt, back_pt;
+		make_point(&pt, 0, 1025);
+		json_t *line = gq_timing_raw_point(&pt, NULL);
+		size_t k;
+		json_t *se;
+		json_array_foreach(json_object_get(line, "series"), k, se)
+		    json_object_del(se, "launch_ns");
+		char fatal[64];
+		CHECK(gq_timing_raw_parse_point(line, &back_pt, fatal, sizeof(fatal), &err) ==
+		      GQ_OK);
+		const gq_timing_series *b =
+		    &back_pt.series[GQ_TIMING_ARM_INCUMBENT][GQ_MODE_GRAPH][GQ_STEP_OP];
+		CHECK(b->count == 3 && b->launch_ns && isnan(b->launch_ns[0]) &&
+		      isnan(b->launch_ns[2]) && b->span_ns[2] == 20514.0);
+		json_decref(line);
+		gq_timing_point_free(&pt);
+		gq_timing_point_free(&back_pt);
+	}
 
 	/* A complete line that is not a point is an error, not a torn line. */
 	f = fopen(path, "a");

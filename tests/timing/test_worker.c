@@ -1,8 +1,8 @@
 /* test_worker.c: running a worker process under watch, with /bin/sh scripts as workers: progress
  * lines through the status pipe, a normal exit, a crash by signal in the middle of a point, a
  * worker that hangs past the limit (killed, with the point it was on), an exit status, the log's
- * tail, a program that cannot be executed, and a parent killed by SIGKILL taking its worker
- * with it. */
+ * tail, the worker's environment (OPENBLAS_NUM_THREADS=1), a program that cannot be executed,
+ * and a parent killed by SIGKILL taking its worker with it. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +152,16 @@ int main(void)
 	CHECK(r.exited && r.exit_code == 0 && r.begun == -1 && h.begins == 0);
 	CHECK(strlen(r.log_tail) < sizeof(r.log_tail) && strncmp(r.log_tail, "line ", 5) == 0 &&
 	      strstr(r.log_tail, "line 299 of the log") != NULL);
+
+	/* The worker's environment: this one's, with OPENBLAS_NUM_THREADS=1 whatever it was here
+	 * (a worker runs no BLAS), the rest kept. */
+	setenv("OPENBLAS_NUM_THREADS", "7", 1);
+	setenv("GQ_TEST_WORKER_KEPT", "kept", 1);
+	run("echo \"threads=$OPENBLAS_NUM_THREADS $GQ_TEST_WORKER_KEPT\" >&2; "
+	    "env | grep -c '^OPENBLAS_NUM_THREADS=' >&2",
+	    10, &r, &h);
+	CHECK_MSG(r.exited && r.exit_code == 0 && strcmp(r.log_tail, "threads=1 kept\n1") == 0,
+	          "'%s'", r.log_tail);
 
 	/* Nothing to execute. */
 	char *argv[] = {"/nonexistent/gemmq", NULL};
