@@ -29,6 +29,7 @@
 #include "cuda_check.h"
 #include "cupti_timer.h"
 #include "device.h"
+#include "devices.h"
 #include "flush.h"
 #include "jsonfile.h"
 #include "programs_cublas.h"
@@ -41,8 +42,9 @@
 #include "version.h"
 
 static const char usage_bench[] =
-    "usage: gemmq bench [PROTOCOL] [--device N] [-p PROGRAM...] [-o FILE.json] [--md FILE.md]\n"
-    "                   [--iterations N] [--warmup N] [--bandwidth GBPS] [--sm-clock] [-q]\n"
+    "usage: gemmq bench [PROTOCOL] [--device N | --devices LIST|all] [-p PROGRAM...]\n"
+    "                   [-o FILE.json] [--md FILE.md] [--shard I/N] [--iterations N]\n"
+    "                   [--warmup N] [--bandwidth GBPS] [--sm-clock] [-q]\n"
     "       gemmq bench --render FILE.json [--md FILE.md] [--accuracy RESULTS.json]\n"
     "\n"
     "A benchmark, not a test: time every program at every point of PROTOCOL (default: the\n"
@@ -63,6 +65,13 @@ static const char usage_bench[] =
     "Needs a GPU.\n"
     "\n"
     "  --device N         CUDA device ordinal (default: 0); the host backend cannot bench\n"
+    "  --devices LIST|all one shard per GPU ('all' or '0,1,2,3'; one part), all at once, each\n"
+    "                     measuring its own GPU's bandwidth for its points' floors, merged into\n"
+    "                     FILE.json and FILE.md (-o; default results/<protocol>-bench-gpu-x<N>\n"
+    "                     .json); the shards' files and logs are in FILE without .json plus\n"
+    "                     .shards/\n"
+    "  --shard I/N        bench only shard I of N (points given to shards by expected cost, as\n"
+    "                     gemmq qualify --shard)\n"
     "  -p, --program NAME a program to time; repeat it for several (default: gemmq:det,\n"
     "                     gemmq:streamk and gemmq:split:n{64,128,256,320}:s{1..4})\n"
     "  -o, --output FILE  bench JSON (default: results/<protocol name>-bench-<device>.json),\n"
@@ -441,7 +450,17 @@ static int parse_count(const char *s, int min)
 
 int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 {
-	enum { OPT_MD = 1000, OPT_ITER, OPT_WARMUP, OPT_BW, OPT_RENDER, OPT_ACCURACY, OPT_CLOCK };
+	enum {
+		OPT_MD = 1000,
+		OPT_ITER,
+		OPT_WARMUP,
+		OPT_BW,
+		OPT_RENDER,
+		OPT_ACCURACY,
+		OPT_CLOCK,
+		OPT_DEVICES,
+		OPT_SHARD
+	};
 	static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
 	                                     {"program", required_argument, NULL, 'p'},
 	                                     {"output", required_argument, NULL, 'o'},
@@ -452,6 +471,8 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 	                                     {"render", required_argument, NULL, OPT_RENDER},
 	                                     {"accuracy", required_argument, NULL, OPT_ACCURACY},
 	                                     {"sm-clock", no_argument, NULL, OPT_CLOCK},
+	                                     {"devices", required_argument, NULL, OPT_DEVICES},
+	                                     {"shard", required_argument, NULL, OPT_SHARD},
 	                                     {"quiet", no_argument, NULL, 'q'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
@@ -460,7 +481,12 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 	const char *programs[BENCH_MAX_PROGRAMS + 1 + BENCH_CUBLASLT_ALGOS];
 	int given = 0, iterations = 20, warmup = 3, quiet = 0, sm_clock = 0, c;
 	double gbps = 0; /* --bandwidth, else measured once the device is open */
-	int gbps_given = 0;
+	int gbps_given = 0, shard_index = 0, shard_count = 1;
+	const char *devices = NULL;
+	/* what every shard of --devices is given: -p NAME..., --iterations, --warmup, --bandwidth,
+	 * --sm-clock */
+	const char *extra[2 * BENCH_MAX_PROGRAMS + 8];
+	int extra_count = 0;
 	gq_error err;
 	gq_error_clear(&err);
 	optind = 1;
@@ -478,6 +504,16 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 			break;
 		case OPT_CLOCK:
 			sm_clock = 1;
+			extra[extra_count++] = "--sm-clock";
+			break;
+		case OPT_DEVICES:
+			devices = optarg;
+			break;
+		case OPT_SHARD:
+			if (gq_devices_parse_shard(optarg, &shard_index, &shard_count) != 0)
+				return gq_cmdline_usage_error(
+				    "bench", usage_bench, "--shard wants I/N with 0 <= I < N (got '%s')",
+				    optarg);
 			break;
 		case OPT_MD:
 			md = optarg;
@@ -495,18 +531,24 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 			if (gq_registry_check_name(optarg, &err) != GQ_OK)
 				return gq_cmdline_error("bench", &err);
 			programs[given++] = optarg;
+			extra[extra_count++] = "-p";
+			extra[extra_count++] = optarg;
 			break;
 		case OPT_ITER:
 			if ((iterations = parse_count(optarg, 1)) < 0)
 				return gq_cmdline_usage_error(
 				        "bench", usage_bench,
 				        "--iterations wants an integer >= 1, not '%s'", optarg);
+			extra[extra_count++] = "--iterations";
+			extra[extra_count++] = optarg;
 			break;
 		case OPT_WARMUP:
 			if ((warmup = parse_count(optarg, 0)) < 0)
 				return gq_cmdline_usage_error(
 				        "bench", usage_bench,
 				        "--warmup wants an integer >= 0, not '%s'", optarg);
+			extra[extra_count++] = "--warmup";
+			extra[extra_count++] = optarg;
 			break;
 		case OPT_BW:
 			gbps_given = 1;
@@ -515,6 +557,8 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 				return gq_cmdline_usage_error("bench", usage_bench,
 				                              "--bandwidth wants GB/s > 0, not '%s'",
 				                              optarg);
+			extra[extra_count++] = "--bandwidth";
+			extra[extra_count++] = optarg;
 			break;
 		case 'h':
 			fputs(usage_bench, stdout);
@@ -532,6 +576,25 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 		return gq_cmdline_usage_error("bench", usage_bench, "%s",
 		                              "--accuracy goes with --render (a measuring run has no "
 		                              "accuracy results to join)");
+	if (devices && (spec || shard_count > 1 || md))
+		return gq_cmdline_usage_error("bench", usage_bench, "%s",
+		                              "--devices runs one shard per GPU itself, and writes the "
+		                              "Markdown next to -o FILE.json: give it without "
+		                              "--device, --shard or --md");
+	if (devices) {
+		gq_devices devs;
+		gq_error derr;
+		gq_error_clear(&derr);
+		if (gq_devices_parse(devices, &devs, &derr) != GQ_OK)
+			return gq_cmdline_error("bench", &derr);
+		if (devs.host) {
+			gq_error_set(&derr, GQ_ERR_INPUT, "--devices",
+			             "bench times GPU programs with CUPTI: host devices cannot bench");
+			return gq_cmdline_error("bench", &derr);
+		}
+		return gq_devices_main("bench", optind < argc ? argv[optind] : NULL, output, 0, quiet,
+		                       extra, extra_count, &devs, full_argc, full_argv);
+	}
 	if (spec && strcmp(spec, "host") == 0) {
 		gq_error_set(
 		    &err, GQ_ERR_INPUT, NULL,
@@ -669,12 +732,26 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 		    "gemmq bench: protocol '%s' (%d points x %d programs, %d iterations) on %s -> "
 		    "%s, %s\n",
 		    proto.name, proto.point_count, count, iterations, dev.name, output, md);
-	for (int i = 0; i < proto.point_count && s == GQ_OK; i++) {
+	/* the points of this shard (all without --shard), by expected cost as every command */
+	int *owner = calloc((size_t)(proto.point_count ? proto.point_count : 1), sizeof(int));
+	if (s == GQ_OK && !owner)
+		s = gq_error_set(&err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	if (s == GQ_OK && shard_count > 1)
+		s = gq_protocol_shard_assign(&proto, shard_count, owner, &err);
+	int mine_count = 0;
+	for (int i = 0; owner && i < proto.point_count; i++)
+		mine_count += owner[i] == shard_index;
+	gq_devices_shard_meta(doc, shard_index, shard_count);
+	for (int i = 0, done = 0; i < proto.point_count && s == GQ_OK; i++) {
+		if (owner[i] != shard_index)
+			continue;
+		done++;
 		const gq_problem *p = &proto.points[i].problem;
 		json_t *pt = point_json(i, p, gbps);
 		json_array_append_new(points, pt);
 		s = bench_point(&ctx, p, pt, &err);
 		json_object_set_new(doc, "meta", meta_json(&ctx, &meta, 0));
+		gq_devices_shard_meta(doc, shard_index, shard_count);
 		gq_error werr;
 		gq_error_clear(&werr);
 		/* the JSON after every point; the Markdown, whose intervals take a bootstrap per
@@ -690,19 +767,22 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 			char figures[256];
 			gq_bench_progress(pt, figures, sizeof(figures));
 			double elapsed = gq_cmdline_now() - meta.started_monotonic;
-			fprintf(stderr, "[%d/%d] %s: %s (%.0f s elapsed, ETA %.0f s)\n", i + 1,
-			        proto.point_count, what, figures, elapsed,
-			        elapsed / (i + 1) * (proto.point_count - i - 1));
+			fprintf(stderr, "[%d/%d] %s: %s (%.0f s elapsed, ETA %.0f s)\n", done,
+			        mine_count, what, figures, elapsed,
+			        elapsed / done * (mine_count - done));
 		}
 	}
+	free(owner);
 	json_object_set_new(doc, "meta", meta_json(&ctx, &meta, s == GQ_OK));
+	gq_devices_shard_meta(doc, shard_index, shard_count);
 	gq_error werr;
 	gq_error_clear(&werr);
 	gq_status ws = gq_results_write(doc, output, &werr);
 	if (ws == GQ_OK)
 		ws = write_markdown(doc, NULL, md, &werr);
-	printf("gemmq bench: %s: %zu points of %d, %d program errors; results: %s, %s\n",
-	       proto.name, json_array_size(points), proto.point_count, ctx.errors, output, md);
+	printf("gemmq bench: %s: %zu points of %d%s, %d program errors; results: %s, %s\n",
+	       proto.name, json_array_size(points), mine_count,
+	       shard_count > 1 ? " in this shard" : "", ctx.errors, output, md);
 	json_decref(doc);
 	json_decref(ctx.bandwidth);
 	gq_flush_free(&ctx.flush);

@@ -1,4 +1,4 @@
-/* devices.c: --devices of gemmq qualify, accuracy and time (see devices.h). */
+/* devices.c: --devices of gemmq qualify, accuracy, time and bench (see devices.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -14,6 +14,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "cmdline.h"
 #include "device.h"
@@ -239,9 +240,9 @@ static int spawn(shard *sh, const gq_devices_job *job, const gq_devices *devs, i
 	(void)fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
 	sh->pid = pid;
 	sh->fd = fds[0];
-	sh->own = !strcmp(job->command, "accuracy") ? "accuracy"
-	          : !strcmp(job->command, "time")   ? "timing"
-	                                            : NULL;
+	sh->own = !strcmp(job->command, "accuracy")                                 ? "accuracy"
+	          : !strcmp(job->command, "time") || !strcmp(job->command, "bench") ? "timing"
+	                                                                              : NULL;
 	sh->started = gq_cmdline_now();
 	snprintf(sh->phase, sizeof(sh->phase), "starting");
 	sh->eta = -1;
@@ -434,11 +435,130 @@ static void watch(const char *command, shard *sh, const gq_devices *devs, int qu
 		progress(command, sh, devs, start, 1, tty);
 }
 
+/* The per-shard list of meta.devices. */
+static json_t *devices_json(const gq_devices *devs, const shard *sh)
+{
+	json_t *list = json_array();
+	for (int i = 0; i < devs->count; i++) {
+		json_t *e = json_object();
+		char shard_name[32];
+		snprintf(shard_name, sizeof(shard_name), "%d/%d", i, devs->count);
+		json_object_set_new(e, "shard", json_string(shard_name));
+		json_object_set_new(e, "device", json_string(devs->name[i]));
+		json_object_set_new(e, "file", json_string(sh[i].file));
+		json_object_set_new(e, "cpus", json_string(sh[i].cpus));
+		json_object_set_new(e, "blas_threads", json_integer(sh[i].blas_threads));
+		json_object_set_new(e, "points", json_integer(sh[i].points));
+		json_object_set_new(e, "status", json_string(sh[i].failed ? "failed" : "ok"));
+		json_object_set_new(e, "exit", json_string(sh[i].exit));
+		json_object_set_new(e, "message", json_string(sh[i].failed ? sh[i].last : ""));
+		json_object_set_new(e, "seconds", json_real(sh[i].ended - sh[i].started));
+		json_array_append_new(list, e);
+	}
+	return list;
+}
+
+/* What a failed shard left unfinished, as a point's "lost" record (or meta.lost's entry). */
+static json_t *lost_json(const gq_devices *devs, const shard *sh, int o)
+{
+	json_t *lost = json_object();
+	char shard_name[32];
+	snprintf(shard_name, sizeof(shard_name), "%d/%d", o, devs->count);
+	json_object_set_new(lost, "shard", json_string(shard_name));
+	json_object_set_new(lost, "device", json_string(devs->name[o]));
+	char msg[1200];
+	snprintf(msg, sizeof(msg), "%s; last output: %s", sh[o].exit, sh[o].last);
+	json_object_set_new(lost, "message", json_string(msg));
+	return lost;
+}
+
+/* The Markdown path of a bench JSON path: .json replaced by (or followed by) .md. */
+static void bench_md_path(const char *json_path, char *md, size_t size)
+{
+	size_t n = strlen(json_path);
+	if (n > 5 && !strcmp(json_path + n - 5, ".json"))
+		n -= 5;
+	snprintf(md, size, "%.*s.md", (int)n, json_path);
+}
+
+/* gemmq bench --devices: join the shards' bench files (gq_bench_merge); the points a failed shard
+ * did not bench are listed in meta.lost; write the JSON and its Markdown. */
+static gq_status merge_bench(const gq_devices_job *job, const gq_devices *devs, shard *sh,
+                             const int *owner, double start, char *started, json_t **out,
+                             gq_error *err)
+{
+	json_t *docs[GQ_DEVICES_MAX] = {0};
+	const char *paths[GQ_DEVICES_MAX];
+	int n = 0;
+	gq_status s = GQ_OK;
+	for (int i = 0; i < devs->count && s == GQ_OK; i++) {
+		struct stat st;
+		if (stat(sh[i].file, &st) != 0)
+			continue; /* failed before its first point */
+		s = gq_document_load(sh[i].file, &gq_doc_bench, &docs[n], NULL, err);
+		paths[n++] = sh[i].file;
+	}
+	if (s == GQ_OK && n == 0)
+		s = gq_error_set(err, GQ_ERR_DEVICE, job->shard_dir,
+		                 "no shard wrote a bench file: see the shards' logs there");
+	json_t *doc = NULL;
+	if (s == GQ_OK)
+		s = gq_bench_merge(docs, paths, n, &doc, err);
+	for (int f = 0; f < n; f++)
+		json_decref(docs[f]);
+	if (s != GQ_OK)
+		return s;
+	json_t *meta = json_object_get(doc, "meta");
+	json_t *lost = json_array();
+	const json_t *points = json_object_get(doc, "points");
+	for (int i = 0; i < job->proto->point_count; i++) {
+		int have = 0;
+		for (size_t k = 0; k < json_array_size(points) && !have; k++)
+			have = json_integer_value(json_object_get(json_array_get(points, k), "id")) ==
+			       i;
+		if (have)
+			continue;
+		json_t *l = lost_json(devs, sh, owner[i]);
+		json_object_set_new(l, "point", json_integer(i));
+		json_array_append_new(lost, l);
+	}
+	if (json_array_size(lost))
+		json_object_set_new(meta, "complete", json_false());
+	json_object_set_new(meta, "lost", lost);
+	json_t *argv = json_array();
+	for (int i = 0; i < job->full_argc; i++)
+		json_array_append_new(argv, json_string(job->full_argv[i]));
+	json_object_set_new(meta, "argv", argv);
+	json_object_set_new(meta, "started", json_string(started));
+	char finished[32];
+	gq_results_now(finished);
+	json_object_set_new(meta, "finished", json_string(finished));
+	json_object_set_new(meta, "wall_seconds", json_real(gq_cmdline_now() - start));
+	json_object_set_new(meta, "devices", devices_json(devs, sh));
+	char md[4200];
+	bench_md_path(job->output, md, sizeof(md));
+	s = gq_results_write(doc, job->output, err);
+	FILE *f = s == GQ_OK ? fopen(md, "w") : NULL;
+	if (s == GQ_OK && !f)
+		s = gq_error_set(err, GQ_ERR_INPUT, md, "cannot write the Markdown: %s",
+		                 strerror(errno));
+	if (f && (gq_bench_markdown(doc, NULL, f) != 0) + (fclose(f) != 0))
+		s = gq_error_set(err, GQ_ERR_INTERNAL, md, "writing the Markdown failed");
+	if (s != GQ_OK) {
+		json_decref(doc);
+		return s;
+	}
+	*out = doc;
+	return GQ_OK;
+}
+
 /* Merge what the shards wrote; mark the unfinished points of failed shards; write. */
 static gq_status merge_shards(const gq_devices_job *job, const gq_devices *devs, shard *sh,
                               const int *owner, double start, char *started, json_t **out,
                               gq_error *err)
 {
+	if (!strcmp(job->command, "bench"))
+		return merge_bench(job, devs, sh, owner, start, started, out, err);
 	json_t *docs[GQ_DEVICES_MAX] = {0};
 	char *paths[GQ_DEVICES_MAX];
 	int n = 0;
@@ -469,36 +589,11 @@ static gq_status merge_shards(const gq_devices_job *job, const gq_devices *devs,
 		const int o = owner[i];
 		if (!sh[o].failed || gq_report_point_finished(doc, i))
 			continue;
-		json_t *lost = json_object();
-		char shard_name[32];
-		snprintf(shard_name, sizeof(shard_name), "%d/%d", o, devs->count);
-		json_object_set_new(lost, "shard", json_string(shard_name));
-		json_object_set_new(lost, "device", json_string(devs->name[o]));
-		char msg[1200];
-		snprintf(msg, sizeof(msg), "%s; last output: %s", sh[o].exit, sh[o].last);
-		json_object_set_new(lost, "message", json_string(msg));
-		json_object_set_new(json_array_get(points, i), "lost", lost);
+		json_object_set_new(json_array_get(points, i), "lost", lost_json(devs, sh, o));
 	}
 	json_object_set_new(meta, "started", json_string(started));
 	json_object_set_new(meta, "wall_seconds", json_real(gq_cmdline_now() - start));
-	json_t *list = json_array();
-	for (int i = 0; i < devs->count; i++) {
-		json_t *e = json_object();
-		char shard_name[32];
-		snprintf(shard_name, sizeof(shard_name), "%d/%d", i, devs->count);
-		json_object_set_new(e, "shard", json_string(shard_name));
-		json_object_set_new(e, "device", json_string(devs->name[i]));
-		json_object_set_new(e, "file", json_string(sh[i].file));
-		json_object_set_new(e, "cpus", json_string(sh[i].cpus));
-		json_object_set_new(e, "blas_threads", json_integer(sh[i].blas_threads));
-		json_object_set_new(e, "points", json_integer(sh[i].points));
-		json_object_set_new(e, "status", json_string(sh[i].failed ? "failed" : "ok"));
-		json_object_set_new(e, "exit", json_string(sh[i].exit));
-		json_object_set_new(e, "message", json_string(sh[i].failed ? sh[i].last : ""));
-		json_object_set_new(e, "seconds", json_real(sh[i].ended - sh[i].started));
-		json_array_append_new(list, e);
-	}
-	json_object_set_new(meta, "devices", list);
+	json_object_set_new(meta, "devices", devices_json(devs, sh));
 	if (json_object_get(doc, "qualification"))
 		s = gq_verdict_apply(doc, &job->proto->decision, job->proto->first_seed, err);
 	if (s == GQ_OK)
@@ -516,7 +611,8 @@ static gq_status merge_shards(const gq_devices_job *job, const gq_devices *devs,
 static int kept(const gq_devices_job *job, const char *file)
 {
 	struct stat st;
-	if (!strcmp(job->command, "qualify") || job->force || stat(file, &st) != 0)
+	if (!strcmp(job->command, "qualify") || !strcmp(job->command, "bench") || job->force ||
+	    stat(file, &st) != 0)
 		return 0;
 	json_t *doc = NULL;
 	gq_error err;
@@ -532,6 +628,11 @@ static int kept(const gq_devices_job *job, const char *file)
 	return same;
 }
 
+static int devs_count_of(const json_t *doc)
+{
+	return (int)json_array_size(json_object_get(json_object_get(doc, "meta"), "devices"));
+}
+
 /* The merged run's summary line; returns what makes the run exit 1: points in error or
  * inaccurate (qualify), programs that failed (accuracy), points in error (time), and lost
  * points. */
@@ -544,6 +645,24 @@ static int summary(const gq_devices_job *job, const json_t *doc)
 	if (!strcmp(job->command, "qualify"))
 		return gq_cli_qualify_summary(job->proto->name, job->proto->point_count, "", doc,
 		                              job->output);
+	if (!strcmp(job->command, "bench")) {
+		const json_t *meta = json_object_get(doc, "meta");
+		int errors = 0;
+		for (size_t i = 0; i < json_array_size(points); i++) {
+			const json_t *progs = json_object_get(json_array_get(points, i), "programs");
+			for (size_t k = 0; k < json_array_size(progs); k++)
+				errors += !strcmp(gq_json_str(json_array_get(progs, k), "status"),
+				                  "error");
+		}
+		lost = (int)json_array_size(json_object_get(meta, "lost"));
+		char md[4200];
+		bench_md_path(job->output, md, sizeof(md));
+		printf("gemmq bench: %s: %zu points of %d on %d GPUs, %d lost, %d program errors; "
+		       "results: %s, %s\n",
+		       job->proto->name, json_array_size(points), job->proto->point_count,
+		       devs_count_of(doc), lost, errors, job->output, md);
+		return errors + lost;
+	}
 	const json_t *sum = json_object_get(doc, "summary");
 	if (!strcmp(job->command, "accuracy")) {
 		const json_int_t fail = json_integer_value(json_object_get(sum, "programs_fail")),
@@ -691,8 +810,10 @@ int gq_devices_main(const char *command, const char *protocol, const char *outpu
 		snprintf(out, sizeof(out), "%s", output);
 	else
 		snprintf(out, sizeof(out), "results/%s%s-%s-x%d.json", proto.name,
-		         !strcmp(command, "time") ? "-time" : "", devs->host ? "host" : "gpu",
-		         devs->count);
+		         !strcmp(command, "time")    ? "-time"
+		         : !strcmp(command, "bench") ? "-bench"
+		                                     : "",
+		         devs->host ? "host" : "gpu", devs->count);
 	size_t n = strlen(out);
 	if (n > 5 && !strcmp(out + n - 5, ".json"))
 		n -= 5;

@@ -1,5 +1,7 @@
-/* devices.h: `--devices LIST|all` of gemmq qualify, accuracy and time: one shard of the
- * protocol per device, all run at once, then merged into one results file.
+/* devices.h: `--devices LIST|all` of gemmq qualify, accuracy, time and bench: one shard of the
+ * protocol per device, all run at once, then merged into one results file (bench: one bench
+ * file and its Markdown, gq_bench_merge; each shard measures its own GPU's bandwidth, and the
+ * points a failed shard did not bench are listed in meta.lost).
  *
  * Each shard is a `gemmq COMMAND PROTOCOL --device D --shard I/N -o SHARD_FILE` process of its
  * own (the same binary), so its accuracy and timing workers are bound to its device and no two
@@ -9,12 +11,13 @@
  * reference threads of one shard never run on a core where another shard's timing workers run
  * (and within a shard, accuracy and timing follow each other).
  *
- * Each shard's output (progress and messages) goes to SHARD_DIR/shard-IofN.log; the terminal
- * gets one progress line for the whole run. The shard files stay in SHARD_DIR: running the same
- * command again resumes each qualify shard where it stopped (gemmq qualify's resumption; an
- * accuracy or time shard measures its points again), then merges again. A shard whose process fails (a device error, a crash, a kill) does not stop the
- * others; the merged file marks the points it had not finished "lost", and their verdict is
- * error until a resumed run measures them.
+ * Each shard's output (progress and messages) goes to SHARD_DIR/shard-IofN.log; the terminal gets
+ * one progress line for the whole run. The shard files stay in SHARD_DIR: running the same command
+ * again resumes each qualify shard where it stopped (gemmq qualify's resumption; an accuracy or
+ * time shard that had not finished, and every bench shard, measures its points again), then merges
+ * again. A shard whose process fails (a device error, a crash, a kill) does not stop the others;
+ * the merged file marks the points it had not finished "lost", and their verdict is error until a
+ * resumed run measures them.
  */
 #ifndef GQ_DEVICES_H
 #define GQ_DEVICES_H
@@ -44,7 +47,7 @@ gq_status gq_devices_parse(const char *arg, gq_devices *out, gq_error *err);
 
 struct gq_protocol;
 typedef struct gq_devices_job {
-	const char *command;       /* "qualify", "accuracy" or "time" */
+	const char *command;       /* "qualify", "accuracy", "time" or "bench" */
 	const struct gq_protocol *proto;
 	const char *protocol_path; /* as given to qualify, or NULL for the embedded smoke */
 	const char *output;        /* the merged results file */

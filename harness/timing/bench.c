@@ -417,6 +417,26 @@ static void put_caption(FILE *out, const json_t *doc)
 	char span[160];
 	gq_cupti_span_text(str_or(meta, "span_of", ""), span, sizeof(span));
 	char note[600];
+	/* A run over several GPUs: each point's floor is its own device's bandwidth. */
+	char per_device[400] = "";
+	const json_t *from = json_object_get(meta, "merged_from");
+	if (json_array_size(from) > 1) {
+		size_t used = (size_t)snprintf(per_device, sizeof(per_device),
+		                               " (the first of %zu GPUs; each point's floor uses its "
+		                               "own GPU's:",
+		                               json_array_size(from));
+		size_t i;
+		const json_t *f;
+		json_array_foreach(from, i, f)
+		{
+			if (used + 16 < sizeof(per_device))
+				used += (size_t)snprintf(per_device + used, sizeof(per_device) - used,
+				                         "%s %.0f", i ? "," : "",
+				                         get_num(f, "bandwidth_gbps"));
+		}
+		if (used + 8 < sizeof(per_device))
+			snprintf(per_device + used, sizeof(per_device) - used, " GB/s)");
+	}
 	fprintf(
 	    out,
 	    "# gemmq bench: protocol `%s`\n\n"
@@ -425,7 +445,7 @@ static void put_caption(FILE *out, const json_t *doc)
 	    "replays, then %lld timed ones, each after an L2 flush of %.1f MiB (memset, outside "
 	    "the timed launches). Latency is the CUPTI span of a replay (%s), median and "
 	    "min..max over the timed replays, in µs. Floor = (bytes "
-	    "of A + B + the output) / %.0f GB/s%s.%s\n\n",
+	    "of A + B + the output) / %.0f GB/s%s%s.%s\n\n",
 	    str_or(proto, "name", "?"), str_or(dev, "name", "?"), str_or(dev, "arch", "?"), driver,
 	    (long long)json_integer_value(json_object_get(dev, "cublaslt_version")),
 	    str_or(meta, "gemmq_version", "?"), str_or(meta, "git_sha", "?"),
@@ -433,7 +453,7 @@ static void put_caption(FILE *out, const json_t *doc)
 	    (long long)json_integer_value(json_object_get(meta, "warmup")),
 	    (long long)json_integer_value(json_object_get(meta, "iterations")),
 	    isfinite(flush_mib) ? flush_mib : 0.0, span, get_num(meta, "bandwidth_gbps"),
-	    bandwidth_note(json_object_get(meta, "bandwidth"), note, sizeof(note)),
+	    bandwidth_note(json_object_get(meta, "bandwidth"), note, sizeof(note)), per_device,
 	    json_is_false(json_object_get(meta, "complete")) ? " **Incomplete run.**" : "");
 }
 
@@ -858,4 +878,97 @@ int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out)
 		json_decref(sums[i]);
 	free(sums);
 	return 0;
+}
+
+/* ---- Shards of one run ----------------------------------------------------------------------- */
+
+/* json_equal, with two missing values equal. */
+static int same_value(const json_t *a, const json_t *b)
+{
+	return (!a && !b) || json_equal(a, b);
+}
+
+static int point_id_of(const json_t *pt)
+{
+	return (int)json_integer_value(json_object_get(pt, "id"));
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const int x = point_id_of(*(json_t *const *)a), y = point_id_of(*(json_t *const *)b);
+	return (x > y) - (x < y);
+}
+
+gq_status gq_bench_merge(json_t *const *docs, const char *const *paths, int n, json_t **out,
+                         gq_error *err)
+{
+	*out = NULL;
+	if (n < 1)
+		return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE, "no bench file to merge");
+	const json_t *meta0 = json_object_get(docs[0], "meta"),
+	             *dev0 = json_object_get(docs[0], "device");
+	const char *sha0 = str_or(json_object_get(meta0, "protocol"), "sha256", "");
+	size_t total = 0;
+	for (int f = 0; f < n; f++) {
+		const json_t *meta = json_object_get(docs[f], "meta"),
+		             *dev = json_object_get(docs[f], "device");
+		const char *what = NULL;
+		if (strcmp(str_or(json_object_get(meta, "protocol"), "sha256", ""), sha0) != 0)
+			what = "another protocol (meta.protocol.sha256)";
+		else if (strcmp(str_or(dev, "name", ""), str_or(dev0, "name", "")) != 0 ||
+		         strcmp(str_or(dev, "arch", ""), str_or(dev0, "arch", "")) != 0 ||
+		         !same_value(json_object_get(dev, "sm_count"),
+		                     json_object_get(dev0, "sm_count")))
+			what = "another part (device name, arch or SM count)";
+		else if (!same_value(json_object_get(meta, "iterations"),
+		                     json_object_get(meta0, "iterations")) ||
+		         !same_value(json_object_get(meta, "warmup"), json_object_get(meta0, "warmup")))
+			what = "other iterations or warm-up";
+		if (what)
+			return gq_error_set(err, GQ_ERR_INPUT, paths[f],
+			                    "this bench file holds %s than %s: the shards of one run "
+			                    "share them",
+			                    what, paths[0]);
+		total += json_array_size(json_object_get(docs[f], "points"));
+	}
+	json_t **pts = calloc(total ? total : 1, sizeof(*pts));
+	if (!pts)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	size_t m = 0;
+	json_t *from = json_array();
+	int complete = 1;
+	for (int f = 0; f < n; f++) {
+		const json_t *meta = json_object_get(docs[f], "meta");
+		const json_t *points = json_object_get(docs[f], "points");
+		size_t i;
+		json_t *pt;
+		json_array_foreach(points, i, pt)
+		{
+			int seen = 0;
+			for (size_t k = 0; k < m && !seen; k++)
+				seen = point_id_of(pts[k]) == point_id_of(pt);
+			if (!seen)
+				pts[m++] = pt;
+		}
+		const int done = json_is_true(json_object_get(meta, "complete"));
+		complete &= done;
+		const double gbps = get_num(meta, "bandwidth_gbps");
+		json_array_append_new(
+		    from, json_pack("{s:s, s:o, s:I, s:b}", "file", paths[f], "bandwidth_gbps",
+		                    isfinite(gbps) ? json_real(gbps) : json_null(), "points",
+		                    (json_int_t)json_array_size(points), "complete", done));
+	}
+	qsort(pts, m, sizeof(*pts), by_id);
+	json_t *points = json_array();
+	for (size_t k = 0; k < m; k++)
+		json_array_append(points, pts[k]);
+	free(pts);
+	json_t *doc = json_deep_copy(docs[0]);
+	json_t *meta = json_object_get(doc, "meta");
+	json_object_set_new(meta, "complete", json_boolean(complete));
+	json_object_del(meta, "shard");
+	json_object_set_new(meta, "merged_from", from);
+	json_object_set_new(doc, "points", points);
+	*out = doc;
+	return GQ_OK;
 }

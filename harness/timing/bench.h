@@ -5,7 +5,9 @@
  *   { "format_version": 1, "kind": "gemmq-bench",
  *     "meta": { gemmq_version, git_sha, command, argv, protocol { name, source, sha256 },
  *               started, finished, complete, iterations, warmup, flush_bytes, bandwidth_gbps,
- *               mode: "graph", cupti, sm_clock (whether --sm-clock was given) },
+ *               mode: "graph", cupti, sm_clock (whether --sm-clock was given), and for the
+ *               file of a run over several GPUs merged_from (gq_bench_merge), shard
+ *               (one shard's file) and devices (cli/devices.h) },
  *     "device": { as in results files (results.h) },
  *     "points": [ { id, op, d_in, d_out, t, in, out, m, n, k, bytes, floor_us,
  *                   programs: [ { program, family, status: "ok" | "unsupported" | "error",
@@ -31,6 +33,7 @@
 
 #include "problem.h"
 #include "cupti_timer.h"
+#include "status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -162,6 +165,17 @@ json_t *gq_bench_pieces_json(const gq_bench_pieces *p);
  * split / that; and every program's row says its accuracy status. Returns 0, or -1 when doc is
  * not a bench document (no "points" array). */
 int gq_bench_markdown(const json_t *doc, const json_t *accuracy, FILE *out);
+
+/* The documents of one bench run's shards (`gemmq bench --devices`: each shard timed its own
+ * points on its own GPU and measured that GPU's bandwidth) joined into one: docs[0..n), read from
+ * paths[], must hold one protocol (meta.protocol.sha256) measured on one part (device name, arch
+ * and SM count) with the same iterations and warm-up, else GQ_ERR_INPUT naming the file. The
+ * points, each from the first shard that has it, are in the protocol's order (id); the meta is
+ * the first shard's with complete = every shard's and "merged_from": per shard its file,
+ * bandwidth_gbps, points and complete (each point's floor_us stays its own device's). The caller
+ * owns *out. */
+gq_status gq_bench_merge(json_t *const *docs, const char *const *paths, int n, json_t **out,
+                         gq_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# e2e_bench.sh GEMMQ SOURCE_DIR: what `gemmq bench` does without a GPU: help, the host refusal,
-# bad options, and the hidden --render path (Markdown from a hand-made bench JSON).
+# e2e_bench.sh GEMMQ SOURCE_DIR: what `gemmq bench` does without a GPU: help, the host refusal
+# (also of --devices), bad options, and the hidden --render path (Markdown from a hand-made bench JSON).
 set -u
 gemmq=$1 src=$2
 fail=0
@@ -22,6 +22,12 @@ expect 2 "--bandwidth wants GB/s > 0, not '-3'" -- "$gemmq" bench --bandwidth -3
 expect 2 "--bandwidth wants GB/s > 0, not 'fast'" -- "$gemmq" bench --bandwidth fast
 expect 2 "unknown program 'nope:x'" -- "$gemmq" bench -p nope:x
 expect 2 'give one protocol' -- "$gemmq" bench a.json b.json
+expect 0 'devices LIST.all one shard per GPU' -- "$gemmq" bench --help
+expect 2 'host devices cannot bench' -- "$gemmq" bench --devices host:0,host:1
+expect 2 'runs one shard per GPU itself.*without --device, --shard or --md' -- \
+  "$gemmq" bench --devices 0 --md "$tmp/x.md"
+expect 2 'runs one shard per GPU itself' -- "$gemmq" bench --devices 0 --shard 0/2
+expect 2 "--shard wants I/N with 0 <= I < N \\(got '3/2'\\)" -- "$gemmq" bench --shard 3/2
 # Without a GPU, a plain run is refused as bad input, not as a device error.
 if "$gemmq" info 2>&1 | grep -q 'no CUDA GPU'; then
   expect 2 'bench needs a GPU' -- "$gemmq" bench "$src/protocols/k1_wgrad.json"

@@ -718,8 +718,73 @@ static void test_pieces(void)
 	gq_bench_pieces_free(&pc);
 }
 
+/* gq_bench_merge: the shards of one run joined in the protocol's order, each point once, the
+ * meta saying where each came from; shards of another protocol or part are refused; the caption
+ * gives every GPU's bandwidth. */
+static void test_merge(void)
+{
+	json_t *a = bench_doc(), *b = bench_doc();
+	json_t *pa = json_object_get(a, "points"), *pb = json_object_get(b, "points");
+	json_object_set_new(json_array_get(pa, 0), "id", json_integer(2));
+	json_array_append_new(pa, point()); /* id 0 */
+	json_object_set_new(json_array_get(pb, 0), "id", json_integer(1));
+	json_array_append_new(pb, point()); /* id 0 again: the first shard's is kept */
+	json_object_set_new(json_array_get(pb, 1), "t", json_integer(99));
+	json_object_set_new(json_object_get(b, "meta"), "bandwidth_gbps", json_real(4100.0));
+	json_object_set_new(json_object_get(b, "meta"), "complete", json_false());
+	json_t *docs[2] = {a, b}, *out = NULL;
+	const char *paths[2] = {"s0.json", "s1.json"};
+	gq_error err;
+	gq_error_clear(&err);
+	CHECK_MSG(gq_bench_merge(docs, paths, 2, &out, &err) == GQ_OK, "%s", err.message);
+	json_t *points = json_object_get(out, "points");
+	CHECK(json_array_size(points) == 3);
+	for (size_t i = 0; i < json_array_size(points); i++)
+		CHECK(json_integer_value(json_object_get(json_array_get(points, i), "id")) ==
+		      (json_int_t)i);
+	CHECK(json_integer_value(json_object_get(json_array_get(points, 0), "t")) != 99);
+	json_t *meta = json_object_get(out, "meta");
+	CHECK(json_is_false(json_object_get(meta, "complete")));
+	json_t *from = json_object_get(meta, "merged_from");
+	CHECK(json_array_size(from) == 2 &&
+	      json_integer_value(json_object_get(json_array_get(from, 0), "points")) == 2 &&
+	      json_number_value(json_object_get(json_array_get(from, 1), "bandwidth_gbps")) ==
+	          4100.0);
+	int rc = 1;
+	char *md = render(out, &rc);
+	CHECK_MSG(rc == 0 && strstr(md, "/ 4300 GB/s (the first of 2 GPUs; each point's floor uses "
+	                                "its own GPU's: 4300, 4100 GB/s)") &&
+	              strstr(md, "**Incomplete run.**"),
+	          "%s", md);
+	free(md);
+	json_decref(out);
+
+	/* another part, another protocol, other iterations */
+	const char *what[3] = {"another part", "another protocol", "other iterations"};
+	for (int k = 0; k < 3; k++) {
+		json_t *c = bench_doc();
+		if (k == 0)
+			json_object_set_new(json_object_get(c, "device"), "name",
+			                    json_string("NVIDIA H100 80GB HBM3"));
+		else if (k == 1)
+			json_object_set_new(json_object_get(json_object_get(c, "meta"), "protocol"),
+			                    "sha256", json_string("fedcba"));
+		else
+			json_object_set_new(json_object_get(c, "meta"), "iterations", json_integer(7));
+		json_t *pair[2] = {a, c};
+		gq_error_clear(&err);
+		CHECK_MSG(gq_bench_merge(pair, paths, 2, &out, &err) == GQ_ERR_INPUT && !out &&
+		              strstr(err.message, what[k]) && !strcmp(err.where, "s1.json"),
+		          "%s: %s", what[k], err.message);
+		json_decref(c);
+	}
+	json_decref(a);
+	json_decref(b);
+}
+
 int main(void)
 {
+	test_merge();
 	test_pieces();
 	test_floor();
 	test_family();
