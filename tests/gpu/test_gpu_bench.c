@@ -13,7 +13,9 @@
  * - every program that ran has its pieces: what a replay ran, by name, whose times add up to the
  *   span; the split program's are our GEMM kernel, and with BF16 out the rounding after it;
  * - the Markdown's every-program table shows the configs and the clocks, and its table of the
- *   spans' pieces names our kernels.
+ *   spans' pieces names our kernels;
+ * - `--devices 0` gives one shard merged into a file of the same points and programs in the
+ *   protocol's order, complete, nothing lost, with its Markdown.
  * Needs a CUDA device; without one the bench refuses and the test fails. */
 #include <jansson.h>
 #include <math.h>
@@ -190,6 +192,51 @@ int main(void)
 		              strstr(made, " `gq_wg_kernel<") && strstr(made, "; `gq_mma_reduce_kernel` "),
 		          "no table of the spans' pieces with our kernels");
 	}
+	/* The same bench with --devices 0: one shard, merged into a file of the same points and
+	 * programs, in the protocol's order, with its Markdown next to it. */
+	char dev_json[512], dev_md[512];
+	snprintf(dev_json, sizeof(dev_json), "%s/bench-devices.json", dir);
+	snprintf(dev_md, sizeof(dev_md), "%s/bench-devices.md", dir);
+	snprintf(cmd, sizeof(cmd),
+	         "'%s' bench '%s/tests/protocols/gpu/bench.json' -p %s --iterations 5 --warmup 1 "
+	         "--devices 0 -q -o '%s'",
+	         GQ_GEMMQ_BIN, GQ_SOURCE_DIR, split, dev_json);
+	status = system(cmd);
+	CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "gemmq bench --devices 0 exited %d",
+	          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	json_t *merged = json_load_file(dev_json, 0, &jerr);
+	CHECK_MSG(merged != NULL, "%s: %s", dev_json, jerr.text);
+	if (merged && doc) {
+		const json_t *meta = json_object_get(merged, "meta");
+		const json_t *devs = json_object_get(meta, "devices");
+		CHECK(json_is_true(json_object_get(meta, "complete")) &&
+		      json_array_size(json_object_get(meta, "merged_from")) == 1 &&
+		      json_array_size(json_object_get(meta, "lost")) == 0);
+		CHECK_MSG(json_array_size(devs) == 1 &&
+		              is(json_string_value(json_object_get(json_array_get(devs, 0), "status")),
+		                 "ok"),
+		          "meta.devices: %zu entries", json_array_size(devs));
+		const json_t *a = json_object_get(doc, "points"), *b = json_object_get(merged, "points");
+		CHECK_MSG(json_array_size(a) == json_array_size(b), "%zu points, the single run %zu",
+		          json_array_size(b), json_array_size(a));
+		for (size_t k = 0; k < json_array_size(a) && k < json_array_size(b); k++) {
+			const json_t *pa = json_array_get(a, k), *pb = json_array_get(b, k);
+			CHECK(json_integer_value(json_object_get(pb, "id")) == (json_int_t)k &&
+			      json_equal(json_object_get(pa, "t"), json_object_get(pb, "t")) &&
+			      json_equal(json_object_get(pa, "out"), json_object_get(pb, "out")));
+			const json_t *ga = json_object_get(pa, "programs"),
+			             *gb = json_object_get(pb, "programs");
+			CHECK(json_array_size(ga) == json_array_size(gb));
+			for (size_t j = 0; j < json_array_size(ga) && j < json_array_size(gb); j++)
+				CHECK(json_equal(json_object_get(json_array_get(ga, j), "program"),
+				                 json_object_get(json_array_get(gb, j), "program")));
+		}
+		FILE *m = fopen(dev_md, "r");
+		CHECK_MSG(m != NULL, "no Markdown at %s", dev_md);
+		if (m)
+			fclose(m);
+	}
+	json_decref(merged);
 	printf("gemmq bench: %s\n", json_path);
 	json_decref(doc);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
