@@ -21,13 +21,15 @@
 
 #include "plan.h"
 #include "cmdline.h"
+#include "plan_diff.h"
 #include "report.h"
 #include "results_read.h"
 #include "status.h"
 #include "verdict.h"
 
 static const char usage_plan[] =
-    "usage: gemmq plan RESULTS... [--format json|c] [--k-block-parity] [-o FILE]\n"
+    "usage: gemmq plan RESULTS... [--format json|c|md] [--k-block-parity] [--diff OLD.json]\n"
+    "                  [-o FILE]\n"
     "\n"
     "Make the planner's routes from qualification results: per part, op, shape and dtypes, the\n"
     "windows of consecutive measured token counts T at which the candidate is qualified, each\n"
@@ -38,6 +40,12 @@ static const char usage_plan[] =
     "  --format json|c   JSON (default), or C: a complete kernels/plan_table.c, routes most\n"
     "                    specific first\n"
     "  --k-block-parity  split every curve by k-block parity\n"
+    "  --diff OLD.json   instead of the plan, what it changes in the plan OLD.json (made by\n"
+    "                    gemmq plan): per curve (part, op, shape, dtypes, k-block parity) each\n"
+    "                    new window unchanged, moved (same program, other edges), changed\n"
+    "                    (other program) or added, and each old window that no new one\n"
+    "                    overlaps removed; JSON, or with --format md a Markdown table of the\n"
+    "                    changes\n"
     "  -o, --output FILE write there instead of stdout\n";
 
 typedef struct tpoint {
@@ -294,7 +302,7 @@ static void print_c(FILE *f, const plan *pl, json_t **docs, char **paths, int nf
 	        pl->nroutes);
 }
 
-static void print_json(FILE *f, const plan *pl, json_t **docs, char **paths, int nfiles)
+static json_t *plan_json(const plan *pl, json_t **docs, char **paths, int nfiles)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "format_version", json_integer(GQ_PLAN_TABLE_FORMAT_VERSION));
@@ -337,9 +345,13 @@ static void print_json(FILE *f, const plan *pl, json_t **docs, char **paths, int
 		json_array_append_new(routes, j);
 	}
 	json_object_set_new(o, "routes", routes);
+	return o;
+}
+
+static void print_json(FILE *f, const json_t *o)
+{
 	json_dumpf(o, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	fputc('\n', f);
-	json_decref(o);
 }
 
 static gq_status gather(plan *pl, const json_t *doc, const char *path, gq_error *err)
@@ -376,9 +388,10 @@ int gq_cmd_plan(int argc, char **argv)
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
 	                                     {"output", required_argument, NULL, 'o'},
 	                                     {"k-block-parity", no_argument, NULL, 'k'},
+	                                     {"diff", required_argument, NULL, 'D'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
-	const char *format = "json", *output = NULL;
+	const char *format = "json", *output = NULL, *diff_path = NULL;
 	int force_parity = 0, c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
@@ -388,16 +401,23 @@ int gq_cmd_plan(int argc, char **argv)
 			output = optarg;
 		else if (c == 'k')
 			force_parity = 1;
+		else if (c == 'D')
+			diff_path = optarg;
 		else if (c == 'h') {
 			fputs(usage_plan, stdout);
 			return GQ_EXIT_OK;
 		} else
 			return gq_cmdline_usage_error("plan", usage_plan, "%s", "unknown option");
 	}
-	int as_c = !strcmp(format, "c");
-	if (!as_c && strcmp(format, "json") != 0)
-		return gq_cmdline_usage_error("plan", usage_plan, "--format is json or c, not '%s'",
-		                              format);
+	int as_c = !strcmp(format, "c"), as_md = !strcmp(format, "md");
+	if (!as_c && !as_md && strcmp(format, "json") != 0)
+		return gq_cmdline_usage_error("plan", usage_plan,
+		                              "--format is json, c or md, not '%s'", format);
+	if (as_md != !!diff_path && (as_md || as_c))
+		return gq_cmdline_usage_error("plan", usage_plan, "%s",
+		                              diff_path ? "--diff writes JSON or Markdown (--format "
+		                                          "json or md), not C"
+		                                        : "--format md is the table of --diff OLD.json");
 	if (optind >= argc)
 		return gq_cmdline_usage_error("plan", usage_plan, "%s",
 		                              "give at least one results file");
@@ -414,14 +434,28 @@ int gq_cmd_plan(int argc, char **argv)
 	}
 	if (s == GQ_OK)
 		s = make_routes(&pl, force_parity, &err);
+	json_t *doc = NULL, *old_plan = NULL, *diff = NULL;
+	if (s == GQ_OK && !as_c)
+		doc = plan_json(&pl, docs, argv + optind, nfiles);
+	if (s == GQ_OK && diff_path) {
+		json_error_t jerr;
+		old_plan = json_load_file(diff_path, 0, &jerr);
+		if (!old_plan)
+			s = gq_error_set(&err, GQ_ERR_INPUT, diff_path, "cannot read the old plan: %s",
+			                 jerr.text);
+		else
+			s = gq_plan_diff(old_plan, doc, &diff, &err);
+	}
 	FILE *out = stdout;
 	if (s == GQ_OK && output && !(out = fopen(output, "w")))
 		s = gq_error_set(&err, GQ_ERR_INPUT, output, "cannot write: %s", strerror(errno));
 	if (s == GQ_OK) {
 		if (as_c)
 			print_c(out, &pl, docs, argv + optind, nfiles);
+		else if (as_md)
+			gq_plan_diff_markdown(diff, out);
 		else
-			print_json(out, &pl, docs, argv + optind, nfiles);
+			print_json(out, diff ? diff : doc);
 		int bad = ferror(out);
 		if (out != stdout)
 			bad |= fclose(out) != 0;
@@ -429,6 +463,9 @@ int gq_cmd_plan(int argc, char **argv)
 			s = gq_error_set(&err, GQ_ERR_INTERNAL, output ? output : "stdout",
 			                 "writing the plan failed");
 	}
+	json_decref(doc);
+	json_decref(old_plan);
+	json_decref(diff);
 	for (int i = 0; i < pl.nroutes; i++)
 		free(pl.routes[i].tokens);
 	free(pl.routes);

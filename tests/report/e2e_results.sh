@@ -4,7 +4,8 @@
 #   table   Markdown and TSV byte for byte equal to tests/golden/ (two files of one part, so the
 #           second file's points are repeat runs);
 #   plan    JSON and C equal to tests/golden/; the C table compiles with -Wall -Wextra -Werror
-#           against kernels/plan.h and routes as its windows say;
+#           against kernels/plan.h and routes as its windows say; --diff against the golden
+#           plan (no change for the same results, the changes of the regressed file);
 #   plot    a PNG (magic bytes) and an SVG (an <svg> root) per shape;
 #   compare an A/A pair exits 0, a planted 5 % regression exits 1 naming the point, with a JUnit
 #           failure;
@@ -50,6 +51,18 @@ else
 fi
 golden plan-h200-k1.json plan h200-k1.json
 golden plan-h200-k1.c plan --format c h200-k1.json
+# plan --diff: the same results against their own plan change nothing; the regressed fp32 file
+# (no bf16 points) moves one window and removes the three bf16 ones; --diff writes no C.
+expect 0 '^Route changes: 0 moved, 0 changed program, 0 added, 0 removed; 6 unchanged\.$' -- \
+  "$gemmq" plan h200-k1.json --diff "$golden/plan-h200-k1.json" --format md
+expect 0 '"removed": 0' -- "$gemmq" plan h200-k1.json --diff "$golden/plan-h200-k1.json"
+expect 0 '^\| moved \| h200-sm_90-132sm \| wgrad \| 4096x32 \| bf16-fp32 \| even \| \[16231, 16384\] cublaslt:heuristic \| \[16231, 16231\] cublaslt:heuristic \|$' -- \
+  "$gemmq" plan h200-k1-fp32-regressed.json --diff "$golden/plan-h200-k1.json" --format md
+expect 0 '1 moved, 0 changed program, 0 added, 3 removed; 2 unchanged' -- \
+  "$gemmq" plan h200-k1-fp32-regressed.json --diff "$golden/plan-h200-k1.json" --format md
+expect 2 'writes JSON or Markdown' -- "$gemmq" plan h200-k1.json --diff "$golden/plan-h200-k1.json" --format c
+expect 2 'is the table of --diff' -- "$gemmq" plan h200-k1.json --format md
+expect 2 'not a gemmq plan' -- "$gemmq" plan h200-k1.json --diff h200-k1.json
 
 # The generated C table compiles and routes. Its windows (k_block_parity is on): fp32 and bf16
 # alike, odd [1025, 1025], odd [16172, 16173], even [16231, 16384].
