@@ -42,7 +42,7 @@ static int numa_node(const char *pci_bus_id)
 	return node;
 }
 
-void gq_quiet_apply(gq_clocks *clocks, const char *pci_bus_id, gq_quiet *q)
+void gq_quiet_apply(gq_clocks *clocks, const char *pci_bus_id, int pin, gq_quiet *q)
 {
 	memset(q, 0, sizeof(*q));
 	q->cpu = -1;
@@ -51,6 +51,9 @@ void gq_quiet_apply(gq_clocks *clocks, const char *pci_bus_id, gq_quiet *q)
 	CPU_ZERO(&allowed);
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) {
 		add_note(q, "sched_getaffinity: %s", strerror(errno));
+	} else if (!pin) {
+		q->allowed = CPU_COUNT(&allowed);
+		add_note(q, "%s", "the host backend's programs are the computation");
 	} else {
 		q->allowed = CPU_COUNT(&allowed);
 		unsigned long local[CPU_SETSIZE / (8 * sizeof(unsigned long))];

@@ -40,10 +40,12 @@ typedef struct gq_quiet {
 	char note[256]; /* what could not be done; "" when everything was */
 } gq_quiet;
 
-/* Pin the calling thread and raise its priority (clocks and pci_bus_id may be NULL: the host
- * backend, or no NVML), recording what was done in *q. Never fails: what cannot be done is
- * recorded and the worker times as it is. */
-void gq_quiet_apply(gq_clocks *clocks, const char *pci_bus_id, gq_quiet *q);
+/* Raise the calling thread's priority and, with pin, pin it (clocks and pci_bus_id may be NULL:
+ * no NVML), recording what was done in *q. Never fails: what cannot be done is recorded and the
+ * worker times as it is. The host backend does not pin (gq_timing_engine_quiet): its programs
+ * are the computation itself, and a pinned worker would queue behind any other process on that
+ * one CPU (two test runs at once would both take the last CPU) instead of moving to a free one. */
+void gq_quiet_apply(gq_clocks *clocks, const char *pci_bus_id, int pin, gq_quiet *q);
 
 /* {"cpu", "allowed_cpus", "gpu_local", "numa_node", "nice", "priority_raised", "note"} (new
  * reference; cpu and numa_node null when −1). */

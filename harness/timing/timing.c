@@ -122,7 +122,7 @@ void gq_timing_engine_free(gq_timing_engine *e)
 
 void gq_timing_engine_quiet(gq_timing_engine *e, gq_quiet *q)
 {
-	gq_quiet_apply(e->host ? NULL : e->clocks, e->host ? NULL : e->dev.pci_bus_id, q);
+	gq_quiet_apply(e->host ? NULL : e->clocks, e->host ? NULL : e->dev.pci_bus_id, !e->host, q);
 }
 
 const char *gq_timing_engine_clocks_note(const gq_timing_engine *e)

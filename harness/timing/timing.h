@@ -219,7 +219,8 @@ const char *gq_timing_engine_clocks_note(const gq_timing_engine *e);
 /* 1 for the host backend's engine. */
 int gq_timing_engine_is_host(const gq_timing_engine *e);
 
-/* Pin the calling thread near the engine's GPU and raise its priority (quiet.h). */
+/* Raise the calling thread's priority and pin it near the engine's GPU (quiet.h; the host
+ * backend's is not pinned). */
 void gq_timing_engine_quiet(gq_timing_engine *e, gq_quiet *q);
 
 /* Replace the programs of the protocol's arms (cfg.programs) for the points timed next. A
