@@ -383,6 +383,33 @@ static gq_status gather(plan *pl, const json_t *doc, const char *path, gq_error 
 	return GQ_OK;
 }
 
+static void plan_free(plan *pl)
+{
+	for (int i = 0; i < pl->nroutes; i++)
+		free(pl->routes[i].tokens);
+	free(pl->routes);
+	for (int k = 0; k < pl->ncurves; k++)
+		free(pl->curves[k].ts);
+	free(pl->curves);
+	memset(pl, 0, sizeof(*pl));
+}
+
+gq_status gq_report_plan(json_t **docs, char **paths, int n, int force_parity, json_t **out,
+                         gq_error *err)
+{
+	*out = NULL;
+	plan pl = {0};
+	gq_status s = GQ_OK;
+	for (int i = 0; i < n && s == GQ_OK; i++)
+		s = gather(&pl, docs[i], paths[i], err);
+	if (s == GQ_OK)
+		s = make_routes(&pl, force_parity, err);
+	if (s == GQ_OK)
+		*out = plan_json(&pl, docs, paths, n);
+	plan_free(&pl);
+	return s;
+}
+
 int gq_cmd_plan(int argc, char **argv)
 {
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
@@ -466,12 +493,7 @@ int gq_cmd_plan(int argc, char **argv)
 	json_decref(doc);
 	json_decref(old_plan);
 	json_decref(diff);
-	for (int i = 0; i < pl.nroutes; i++)
-		free(pl.routes[i].tokens);
-	free(pl.routes);
-	for (int k = 0; k < pl.ncurves; k++)
-		free(pl.curves[k].ts);
-	free(pl.curves);
+	plan_free(&pl);
 	for (int i = 0; docs && i < nfiles; i++)
 		json_decref(docs[i]);
 	free(docs);

@@ -20,12 +20,14 @@
 #include "cmdline.h"
 #include "diagnose.h"
 #include "report.h"
+#include "route_table.h"
 #include "results_read.h"
 #include "status.h"
 #include "verdict.h"
 
 static const char usage_table[] =
-    "usage: gemmq table RESULTS... [--format md|tsv] [--diagnose] [-o FILE]\n"
+    "usage: gemmq table RESULTS... [--format md|tsv] [--diagnose | --routes-before OLD.json]\n"
+    "                   [-o FILE]\n"
     "\n"
     "Print the tables of a pull request from results files (gemmq qualify or gemmq time):\n"
     "a summary per part x step (rows, smallest and largest speedup of the candidate over the\n"
@@ -43,6 +45,13 @@ static const char usage_table[] =
     "                    time in launch calls, and the reasons (precision, processes that\n"
     "                    disagree, throttling, host-side gaps, the kernels themselves), with\n"
     "                    the core and priority each worker timed at (Markdown)\n"
+    "  --routes-before OLD.json\n"
+    "                    instead, the tables of a pull request that changes routes: the\n"
+    "                    routes RESULTS make (gemmq plan) against the plan OLD.json, each\n"
+    "                    window moved, changed, added or removed; a summary per part x op x\n"
+    "                    mode x step (rows, smallest and largest speedup over the previous\n"
+    "                    route and over sota); rows at each changed window's first and last T\n"
+    "                    and 16172, 16173, 16231, 16384 inside it; the method captions\n"
     "  -o, --output FILE write there instead of stdout\n";
 
 static const char *const modes[] = {"graph", "eager"};
@@ -378,14 +387,17 @@ int gq_cmd_table(int argc, char **argv)
 	static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
 	                                     {"output", required_argument, NULL, 'o'},
 	                                     {"diagnose", no_argument, NULL, 'D'},
+	                                     {"routes-before", required_argument, NULL, 'R'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
-	const char *format = "md", *output = NULL;
+	const char *format = "md", *output = NULL, *routes_before = NULL;
 	int c, diagnose = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
 		if (c == 'D')
 			diagnose = 1;
+		else if (c == 'R')
+			routes_before = optarg;
 		else if (c == 'f')
 			format = optarg;
 		else if (c == 'o')
@@ -403,6 +415,9 @@ int gq_cmd_table(int argc, char **argv)
 	if (optind >= argc)
 		return gq_cmdline_usage_error("table", usage_table, "%s",
 		                              "give at least one results file");
+	if (diagnose && routes_before)
+		return gq_cmdline_usage_error("table", usage_table, "%s",
+		                              "--diagnose and --routes-before are two reports: give one");
 	table t = {.nfiles = argc - optind};
 	t.docs = calloc((size_t)t.nfiles, sizeof(*t.docs));
 	t.paths = (const char **)(argv + optind);
@@ -442,7 +457,16 @@ int gq_cmd_table(int argc, char **argv)
 		table_free(&t);
 		return gq_cmdline_error("table", &err);
 	}
-	if (diagnose)
+	json_t *old_plan = NULL;
+	if (routes_before) {
+		json_error_t jerr;
+		old_plan = json_load_file(routes_before, 0, &jerr);
+		s = old_plan ? gq_route_table(t.docs, (char **)t.paths, t.nfiles, old_plan, tsv, out,
+		                              &err)
+		             : gq_error_set(&err, GQ_ERR_INPUT, routes_before,
+		                            "cannot read the old plan: %s", jerr.text);
+		json_decref(old_plan);
+	} else if (diagnose)
 		for (int f = 0; f < t.nfiles; f++)
 			gq_diagnose_print(t.docs[f], t.paths[f], out);
 	else
@@ -451,6 +475,11 @@ int gq_cmd_table(int argc, char **argv)
 	if (out != stdout)
 		bad |= fclose(out) != 0;
 	table_free(&t);
+	if (s != GQ_OK) {
+		if (output)
+			remove(output);
+		return gq_cmdline_error("table", &err);
+	}
 	if (bad) {
 		gq_error_set(&err, GQ_ERR_INTERNAL, output ? output : "stdout",
 		             "writing the table failed");

@@ -23,14 +23,19 @@ int gq_cmd_plot(int argc, char **argv);
 int gq_cmd_compare(int argc, char **argv);
 int gq_cmd_merge(int argc, char **argv, int full_argc, char **full_argv);
 
-/* What gq_cmd_merge writes, as a document: docs[0..n-1], read from paths[], must hold one
- * protocol measured on one part (else GQ_ERR_INPUT naming the file); each point is taken from
- * the first file that finished it, and the A/A band, summaries and verdicts are recomputed over
- * the whole. *duplicates counts points finished in more than one file. The caller owns *out. */
 /* 1 when what the file's command measures is done at point i: gemmq accuracy its accuracy,
  * gemmq time its timing, qualify (and a merge) both. */
 int gq_report_point_finished(const json_t *doc, size_t i);
 
+/* The plan `gemmq plan` makes of docs[0..n) (read from paths[]), as its JSON document (kind
+ * "gemmq-plan"); force_parity as --k-block-parity. The caller owns *out. */
+gq_status gq_report_plan(json_t **docs, char **paths, int n, int force_parity, json_t **out,
+                         gq_error *err);
+
+/* What gq_cmd_merge writes, as a document: docs[0..n-1], read from paths[], must hold one
+ * protocol measured on one part (else GQ_ERR_INPUT naming the file); each point is taken from
+ * the first file that finished it, and the A/A band, summaries and verdicts are recomputed over
+ * the whole. *duplicates counts points finished in more than one file. The caller owns *out. */
 gq_status gq_report_merge(json_t **docs, char **paths, int n, int full_argc, char **full_argv,
                           json_t **out, int *duplicates, gq_error *err);
 

@@ -2,7 +2,8 @@
 # e2e_results.sh GEMMQ SOURCE_DIR: the commands that read results files, on the committed
 # fixtures (tests/fixtures, made by make_fixtures.py):
 #   table   Markdown and TSV byte for byte equal to tests/golden/ (two files of one part, so the
-#           second file's points are repeat runs);
+#           second file's points are repeat runs); --routes-before likewise (the route-change
+#           tables against tests/golden/routes-before-plan.json);
 #   plan    JSON and C equal to tests/golden/; the C table compiles with -Wall -Wextra -Werror
 #           against kernels/plan.h and routes as its windows say; --diff against the golden
 #           plan (no change for the same results, the changes of the regressed file);
@@ -51,6 +52,13 @@ else
 fi
 golden plan-h200-k1.json plan h200-k1.json
 golden plan-h200-k1.c plan --format c h200-k1.json
+# table --routes-before: the tables of a route change, against a hand-made older plan that routed
+# fp32 [1025, 1025] to the incumbent and had no fp32 [16172, 16173] window (so the regressed file
+# changes one window, adds one, moves one and removes the three bf16 ones).
+golden routes-h200-k1.md table h200-k1-fp32-regressed.json --routes-before "$golden/routes-before-plan.json"
+golden routes-h200-k1.tsv table --format tsv h200-k1-fp32-regressed.json --routes-before "$golden/routes-before-plan.json"
+expect 2 'two reports: give one' -- "$gemmq" table h200-k1.json --diagnose --routes-before "$golden/routes-before-plan.json"
+expect 2 'not a gemmq plan' -- "$gemmq" table h200-k1.json --routes-before h200-k1.json
 # plan --diff: the same results against their own plan change nothing; the regressed fp32 file
 # (no bf16 points) moves one window and removes the three bf16 ones; --diff writes no C.
 expect 0 '^Route changes: 0 moved, 0 changed program, 0 added, 0 removed; 6 unchanged\.$' -- \

@@ -1,0 +1,437 @@
+/* route_table.c: the tables of a pull request that changes routes (see route_table.h). */
+#include "route_table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "caption.h"
+#include "plan_diff.h"
+#include "report.h"
+#include "results_read.h"
+
+static const char *const modes[] = {"graph", "eager"};
+static const char *const steps[] = {"op", "bwd", "2fwd+bwd"};
+#define N_MODES 2
+#define N_STEPS 3
+
+/* T's that the seed's tables always show where a window holds them. */
+static const long long special_t[] = {16172, 16173, 16231, 16384};
+
+typedef struct rrow {
+	const json_t *change; /* the diff's entry */
+	int file;
+	size_t point;
+	int mode, step;
+	long long t;
+	char prev[128], next[128];
+	double us_new, vs_prev, vs_prev_lo, vs_prev_hi, vs_sota;
+	const char *prev_note; /* why vs_prev is missing: "no route before", "not timed", "" */
+} rrow;
+
+typedef struct rows {
+	rrow *v;
+	int n, cap;
+} rows;
+
+static long long ival(const json_t *o, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(o, key));
+}
+
+/* ceil(t / 64) mod 2 */
+static int kblock_parity(long long t)
+{
+	return (int)(((t - 1) / 64 + 1) % 2);
+}
+
+/* The file and point of RESULTS on the curve of change e at T; 0 when none measured it. */
+static int find_point(json_t **docs, int n, const json_t *e, long long t, int *file, size_t *point)
+{
+	for (int f = 0; f < n; f++) {
+		char part[200];
+		gq_results_part_key(docs[f], part, sizeof(part));
+		if (strcmp(part, gq_json_str(e, "part")) != 0)
+			continue;
+		size_t i;
+		const json_t *p;
+		json_array_foreach(json_object_get(docs[f], "points"), i, p)
+		{
+			if (ival(p, "t") == t &&
+			    !strcmp(gq_json_str(p, "op"), gq_json_str(e, "op")) &&
+			    ival(p, "d_in") == ival(e, "d_in") &&
+			    ival(p, "d_out") == ival(e, "d_out") &&
+			    !strcmp(gq_json_str(p, "in"), gq_json_str(e, "in")) &&
+			    !strcmp(gq_json_str(p, "out"), gq_json_str(e, "out"))) {
+				*file = f;
+				*point = i;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The old plan's program at T on the curve of e ("" when it routed nothing there). */
+static const char *old_program(const json_t *old_plan, const json_t *e, long long t)
+{
+	size_t i;
+	const json_t *r;
+	json_array_foreach(json_object_get(old_plan, "routes"), i, r)
+	{
+		const long long par = ival(r, "kblock_parity");
+		if (!strcmp(gq_json_str(r, "part"), gq_json_str(e, "part")) &&
+		    !strcmp(gq_json_str(r, "op"), gq_json_str(e, "op")) &&
+		    ival(r, "d_in") == ival(e, "d_in") && ival(r, "d_out") == ival(e, "d_out") &&
+		    !strcmp(gq_json_str(r, "in"), gq_json_str(e, "in")) &&
+		    !strcmp(gq_json_str(r, "out"), gq_json_str(e, "out")) &&
+		    (par < 0 || par == kblock_parity(t)) && ival(r, "t_min") <= t &&
+		    t <= ival(r, "t_max"))
+			return gq_json_str(r, "program");
+	}
+	return "";
+}
+
+/* The median latency in µs of the point's arm that runs program (NAN: no arm does). */
+static double route_us(const json_t *doc, size_t i, const char *program, const char *mode,
+                       const char *step, const char **arm)
+{
+	*arm = NULL;
+	if (!program[0])
+		return NAN;
+	const json_t *tp = gq_results_timing_point(doc, i);
+	char candidate[128];
+	gq_results_candidate(doc, i, candidate, sizeof(candidate));
+	const json_t *p = json_array_get(json_object_get(doc, "points"), i);
+	const char *incumbent = gq_json_str(gq_results_program(p, "incumbent"), "program");
+	if (!strcmp(program, candidate))
+		*arm = "candidate";
+	else if (!strcmp(program, incumbent))
+		*arm = "incumbent";
+	return *arm ? 1e-3 * gq_results_median_ns(tp, *arm, mode, step) : NAN;
+}
+
+static int add(rows *r, const rrow *x)
+{
+	if (r->n == r->cap) {
+		int cap = r->cap ? 2 * r->cap : 64;
+		rrow *v = realloc(r->v, (size_t)cap * sizeof(*v));
+		if (!v)
+			return -1;
+		r->v = v;
+		r->cap = cap;
+	}
+	r->v[r->n++] = *x;
+	return 0;
+}
+
+/* The rows of one change: its window's edges and special T's that RESULTS measured. */
+static gq_status change_rows(json_t **docs, int n, const json_t *old_plan, const json_t *e,
+                             rows *out, gq_error *err)
+{
+	const json_t *nw = json_object_get(e, "new");
+	const json_t *w = json_is_object(nw) ? nw : json_array_get(json_object_get(e, "old"), 0);
+	const long long lo = ival(w, "t_min"), hi = ival(w, "t_max"),
+	                par = ival(e, "kblock_parity");
+	long long ts[2 + sizeof(special_t) / sizeof(special_t[0])];
+	int nt = 0;
+	ts[nt++] = lo;
+	for (size_t k = 0; k < sizeof(special_t) / sizeof(special_t[0]); k++)
+		if (special_t[k] > lo && special_t[k] < hi &&
+		    (par < 0 || kblock_parity(special_t[k]) == par))
+			ts[nt++] = special_t[k];
+	if (hi != lo)
+		ts[nt++] = hi;
+	for (int k = 0; k < nt; k++) {
+		int f;
+		size_t i;
+		if (!find_point(docs, n, e, ts[k], &f, &i) || !gq_results_timing_point(docs[f], i))
+			continue;
+		const json_t *tp = gq_results_timing_point(docs[f], i);
+		for (int m = 0; m < N_MODES; m++)
+			for (int s = 0; s < N_STEPS; s++) {
+				rrow r = {.change = e,
+				          .file = f,
+				          .point = i,
+				          .mode = m,
+				          .step = s,
+				          .t = ts[k],
+				          .prev_note = ""};
+				snprintf(r.prev, sizeof(r.prev), "%s",
+				         old_program(old_plan, e, ts[k]));
+				snprintf(r.next, sizeof(r.next), "%s",
+				         json_is_object(nw) ? gq_json_str(nw, "program") : "");
+				const char *prev_arm, *next_arm;
+				const double prev_us =
+				    route_us(docs[f], i, r.prev, modes[m], steps[s], &prev_arm);
+				r.us_new =
+				    route_us(docs[f], i, r.next, modes[m], steps[s], &next_arm);
+				const double sota =
+				    1e-3 * gq_results_median_ns(tp, "sota", modes[m], steps[s]);
+				if (!isfinite(prev_us) && !isfinite(r.us_new) && !isfinite(sota))
+					continue;
+				r.vs_prev = prev_us / r.us_new;
+				r.vs_prev_lo = r.vs_prev_hi = NAN;
+				if (prev_arm && next_arm && !strcmp(prev_arm, "incumbent") &&
+				    !strcmp(next_arm, "candidate")) {
+					const json_t *sp =
+					    gq_results_speedup(tp, "candidate", modes[m], steps[s]);
+					if (sp) {
+						r.vs_prev = gq_json_num(sp, "estimate");
+						r.vs_prev_lo = gq_json_num(sp, "lo");
+						r.vs_prev_hi = gq_json_num(sp, "hi");
+					}
+				}
+				if (!r.prev[0])
+					r.prev_note = "no route before";
+				else if (!prev_arm)
+					r.prev_note = "not timed";
+				r.vs_sota = sota / r.us_new;
+				if (add(out, &r) != 0)
+					return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE,
+					                    "out of memory");
+			}
+	}
+	return GQ_OK;
+}
+
+/* ---- output ---------------------------------------------------------------------------------- */
+
+static void num(char *buf, size_t size, double v, const char *fmt, const char *missing)
+{
+	if (isfinite(v))
+		snprintf(buf, size, fmt, v);
+	else
+		snprintf(buf, size, "%s", missing);
+}
+
+static void line(FILE *out, int tsv, int n, const char *const *cells)
+{
+	if (tsv) {
+		for (int k = 0; k < n; k++)
+			fprintf(out, "%s%s", k ? "\t" : "", cells[k]);
+		fputc('\n', out);
+		return;
+	}
+	for (int k = 0; k < n; k++)
+		fprintf(out, "| %s ", cells[k]);
+	fprintf(out, "|\n");
+}
+
+static void header(FILE *out, int tsv, int n, const char *const *cells)
+{
+	line(out, tsv, n, cells);
+	if (tsv)
+		return;
+	for (int k = 0; k < n; k++)
+		fprintf(out, "|---");
+	fprintf(out, "|\n");
+}
+
+static void title(FILE *out, int tsv, const char *text)
+{
+	fprintf(out, tsv ? "# %s\n" : "\n## %s\n\n", text);
+}
+
+/* Rows of one (part, op, mode, step) group are summarized together. */
+static int same_group(const rrow *a, const rrow *b)
+{
+	return a->mode == b->mode && a->step == b->step &&
+	       !strcmp(gq_json_str(a->change, "part"), gq_json_str(b->change, "part")) &&
+	       !strcmp(gq_json_str(a->change, "op"), gq_json_str(b->change, "op"));
+}
+
+static void print_summary(FILE *out, int tsv, const rows *r)
+{
+	title(out, tsv, "Summary per part, op, mode and step");
+	static const char *const head[] = {"part",
+	                                   "op",
+	                                   "mode",
+	                                   "step",
+	                                   "rows",
+	                                   "vs previous route (min)",
+	                                   "vs previous route (max)",
+	                                   "vs sota (min)",
+	                                   "vs sota (max)"};
+	header(out, tsv, 9, head);
+	char *done = calloc((size_t)(r->n ? r->n : 1), 1);
+	for (int k = 0; done && k < r->n; k++) {
+		if (done[k])
+			continue;
+		int count = 0;
+		double pmin = INFINITY, pmax = -INFINITY, smin = INFINITY, smax = -INFINITY;
+		for (int j = k; j < r->n; j++) {
+			if (done[j] || !same_group(&r->v[k], &r->v[j]))
+				continue;
+			done[j] = 1;
+			count++;
+			const rrow *x = &r->v[j];
+			if (isfinite(x->vs_prev))
+				pmin = fmin(pmin, x->vs_prev), pmax = fmax(pmax, x->vs_prev);
+			if (isfinite(x->vs_sota))
+				smin = fmin(smin, x->vs_sota), smax = fmax(smax, x->vs_sota);
+		}
+		char c[5][32];
+		snprintf(c[0], sizeof(c[0]), "%d", count);
+		num(c[1], sizeof(c[1]), isfinite(pmin) ? pmin : NAN, "%.3f", "–");
+		num(c[2], sizeof(c[2]), isfinite(pmax) ? pmax : NAN, "%.3f", "–");
+		num(c[3], sizeof(c[3]), isfinite(smin) ? smin : NAN, "%.3f", "–");
+		num(c[4], sizeof(c[4]), isfinite(smax) ? smax : NAN, "%.3f", "–");
+		const char *cells[] = {gq_json_str(r->v[k].change, "part"),
+		                       gq_json_str(r->v[k].change, "op"),
+		                       modes[r->v[k].mode],
+		                       steps[r->v[k].step],
+		                       c[0],
+		                       c[1],
+		                       c[2],
+		                       c[3],
+		                       c[4]};
+		line(out, tsv, 9, cells);
+	}
+	free(done);
+}
+
+static void print_rows(FILE *out, int tsv, json_t **docs, const rows *r)
+{
+	title(out, tsv, "Rows: each changed window's edges and the T's always shown inside it");
+	static const char *const head[] = {"change",
+	                                   "part",
+	                                   "shape",
+	                                   "dtypes",
+	                                   "T",
+	                                   "mode",
+	                                   "step",
+	                                   "previous route",
+	                                   "new route",
+	                                   "new route µs",
+	                                   "vs previous route",
+	                                   "vs sota",
+	                                   "verdict"};
+	header(out, tsv, 13, head);
+	for (int k = 0; k < r->n; k++) {
+		const rrow *x = &r->v[k];
+		const json_t *e = x->change;
+		const json_t *p =
+		    json_array_get(json_object_get(docs[x->file], "points"), x->point);
+		char shape[64], dtypes[32], t[24], us[32], vp[96], vs[32];
+		snprintf(shape, sizeof(shape), "%s %lldx%lld", gq_json_str(e, "op"),
+		         ival(e, "d_in"), ival(e, "d_out"));
+		snprintf(dtypes, sizeof(dtypes), "%s%s%s", gq_json_str(e, "in"), tsv ? "->" : " → ",
+		         gq_json_str(e, "out"));
+		snprintf(t, sizeof(t), "%lld", x->t);
+		num(us, sizeof(us), x->us_new, "%.2f", "–");
+		if (isfinite(x->vs_prev) && isfinite(x->vs_prev_lo))
+			snprintf(vp, sizeof(vp), "%.3f [%.3f, %.3f]", x->vs_prev, x->vs_prev_lo,
+			         x->vs_prev_hi);
+		else
+			num(vp, sizeof(vp), x->vs_prev, "%.3f",
+			    x->prev_note[0] ? x->prev_note : "–");
+		num(vs, sizeof(vs), x->vs_sota, "%.3f", "–");
+		const char *cells[] = {gq_json_str(e, "change"),
+		                       gq_json_str(e, "part"),
+		                       shape,
+		                       dtypes,
+		                       t,
+		                       modes[x->mode],
+		                       steps[x->step],
+		                       x->prev[0] ? x->prev : "–",
+		                       x->next[0] ? x->next : "–",
+		                       us,
+		                       vp,
+		                       vs,
+		                       gq_json_str(json_object_get(p, "verdict"), "status")};
+		line(out, tsv, 13, cells);
+	}
+}
+
+static void print_changes(FILE *out, int tsv, const json_t *diff)
+{
+	if (!tsv) {
+		fprintf(out, "## Route changes\n\n");
+		gq_plan_diff_markdown(diff, out);
+		return;
+	}
+	title(out, tsv, "Route changes");
+	static const char *const head[] = {"change",        "part",      "op",
+	                                   "shape",         "dtypes",    "k-block parity",
+	                                   "old window(s)", "new window"};
+	header(out, tsv, 8, head);
+	size_t i;
+	const json_t *e;
+	json_array_foreach(json_object_get(diff, "changes"), i, e)
+	{
+		if (!strcmp(gq_json_str(e, "change"), "unchanged"))
+			continue;
+		char shape[48], dtypes[32], par[8], olds[512] = "–", nw[160] = "–";
+		snprintf(shape, sizeof(shape), "%lldx%lld", ival(e, "d_in"), ival(e, "d_out"));
+		snprintf(dtypes, sizeof(dtypes), "%s->%s", gq_json_str(e, "in"),
+		         gq_json_str(e, "out"));
+		const long long p = ival(e, "kblock_parity");
+		snprintf(par, sizeof(par), "%s", p < 0 ? "any" : p ? "odd" : "even");
+		size_t used = 0, k;
+		const json_t *w;
+		json_array_foreach(json_object_get(e, "old"), k, w)
+		{
+			if (used < sizeof(olds))
+				used += (size_t)snprintf(olds + used, sizeof(olds) - used,
+				                         "%s[%lld, %lld] %s", k ? "; " : "",
+				                         ival(w, "t_min"), ival(w, "t_max"),
+				                         gq_json_str(w, "program"));
+		}
+		const json_t *n = json_object_get(e, "new");
+		if (json_is_object(n))
+			snprintf(nw, sizeof(nw), "[%lld, %lld] %s", ival(n, "t_min"),
+			         ival(n, "t_max"), gq_json_str(n, "program"));
+		const char *cells[] = {gq_json_str(e, "change"),
+		                       gq_json_str(e, "part"),
+		                       gq_json_str(e, "op"),
+		                       shape,
+		                       dtypes,
+		                       par,
+		                       olds,
+		                       nw};
+		line(out, tsv, 8, cells);
+	}
+}
+
+gq_status gq_route_table(json_t **docs, char **paths, int n, const json_t *old_plan, int tsv,
+                         FILE *out, gq_error *err)
+{
+	json_t *new_plan = NULL, *diff = NULL;
+	gq_status s = gq_report_plan(docs, paths, n, 0, &new_plan, err);
+	if (s == GQ_OK)
+		s = gq_plan_diff(old_plan, new_plan, &diff, err);
+	rows r = {0};
+	size_t i;
+	const json_t *e;
+	json_array_foreach(json_object_get(diff, "changes"), i, e)
+	{
+		if (s == GQ_OK && strcmp(gq_json_str(e, "change"), "unchanged") != 0)
+			s = change_rows(docs, n, old_plan, e, &r, err);
+	}
+	if (s == GQ_OK) {
+		print_changes(out, tsv, diff);
+		print_summary(out, tsv, &r);
+		print_rows(out, tsv, docs, &r);
+		/* one caption per part, from its first file */
+		for (int f = 0; f < n; f++) {
+			char part[160], key[200], cap[8192];
+			gq_results_part(docs[f], part, sizeof(part));
+			gq_results_part_key(docs[f], key, sizeof(key));
+			int first = 1;
+			for (int g = 0; g < f && first; g++) {
+				char other[200];
+				gq_results_part_key(docs[g], other, sizeof(other));
+				first = strcmp(other, key) != 0;
+			}
+			if (!first)
+				continue;
+			gq_caption_method(docs[f], part, cap, sizeof(cap));
+			fprintf(out, tsv ? "# %s\n" : "\n%s\n", cap);
+		}
+	}
+	free(r.v);
+	json_decref(diff);
+	json_decref(new_plan);
+	return s;
+}
