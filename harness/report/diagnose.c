@@ -86,10 +86,16 @@ int gq_diagnose_why(const gq_diagnose_facts *f, char *buf, size_t size)
 		}
 	} else if (isfinite(d_span) && isfinite(d_busy)) {
 		why |= GQ_WHY_GPU;
-		say(buf, size,
-		    "GPU side: the kernels' busy time differs by %.0f ns of the %.0f ns (clocks, "
-		    "memory placement, or the kernels themselves)",
-		    d_busy, d_span);
+		if (f->host)
+			say(buf, size,
+			    "in the runs themselves: the host programs' busy time differs by %.0f ns "
+			    "of the %.0f ns (the host backend: other load on the CPUs, caches)",
+			    d_busy, d_span);
+		else
+			say(buf, size,
+			    "GPU side: the kernels' busy time differs by %.0f ns of the %.0f ns "
+			    "(clocks, memory placement, or the kernels themselves)",
+			    d_busy, d_span);
 	}
 	return why;
 }
@@ -176,6 +182,7 @@ static void print_end(const json_t *timing, const char *which, double ratio, con
 	memset(&f, 0, sizeof(f));
 	f.ratio = ratio;
 	f.eager = !strcmp(mode, "eager");
+	f.host = !strcmp(gq_json_str(timing, "backend"), "host-clock");
 	const json_t *procs = json_object_get(timing, "processes");
 	int n = (int)json_array_size(json_object_get(aa, "per_process"));
 	if (n > GQ_DIAGNOSE_MAX_PROCESSES)

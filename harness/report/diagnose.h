@@ -35,6 +35,7 @@ typedef struct gq_diagnose_facts {
 	double launch_ns[2]; /* its median host time in launch calls */
 	double rel_ci[2];    /* its median per-process precision (half-width over the median) */
 	int throttled;       /* processes whose clock readings showed throttling, either series */
+	int host;            /* 1: the host backend (its "kernels" are host programs' runs) */
 } gq_diagnose_facts;
 
 /* The reasons, as bits of gq_diagnose_why's result. */

@@ -53,6 +53,10 @@ int main(void)
 	f = facts(1.05, 1, 21000, 20000, 16000, 15000, 9000, 9000, 0.001);
 	expect("gpu", &f, GQ_WHY_GPU, "busy time differs by 1000 ns");
 
+	/* The same on the host backend: its "kernels" are the host programs' runs. */
+	f.host = 1;
+	expect("host backend", &f, GQ_WHY_GPU, "in the runs themselves: the host programs'");
+
 	/* A 0.4 % difference between series precise to ±0.5 % each: noise of the medians (and, as
 	 * the spans differ in the kernels, the kernels). */
 	f = facts(1.004, 0, 10040, 10000, 10040, 10000, 3000, 3000, 0.005);
