@@ -2,8 +2,7 @@
 
 #include <string.h>
 
-/* The parity of the number of 64-token K blocks, ceil(T/64) mod 2. */
-static int kblock_parity(int64_t t) { return (int)(((t + 63) / 64) % 2); }
+int gq_plan_kblock_parity(int64_t t) { return (int)(((t + 63) / 64) % 2); }
 
 int gq_plan_route_matches(const gq_route *r, const gq_plan_query *q)
 {
@@ -16,7 +15,7 @@ int gq_plan_route_matches(const gq_route *r, const gq_plan_query *q)
 		return 0;
 	if (p->t < r->t_min || p->t > r->t_max)
 		return 0;
-	return r->kblock_parity < 0 || r->kblock_parity == kblock_parity(p->t);
+	return r->kblock_parity < 0 || r->kblock_parity == gq_plan_kblock_parity(p->t);
 }
 
 const char *gq_plan_select(const gq_plan_query *q, const gq_route *routes, int count)

@@ -54,6 +54,10 @@ const char *gq_plan_program(const gq_plan_query *q);
 /* 1 when route r matches q (ignoring allow_nondeterministic). */
 int gq_plan_route_matches(const gq_route *r, const gq_plan_query *q);
 
+/* The parity of T's number of 64-token K blocks, ceil(T/64) mod 2 (T >= 1): what a route's
+ * kblock_parity is matched against. */
+int gq_plan_kblock_parity(int64_t t);
+
 #ifdef __cplusplus
 }
 #endif

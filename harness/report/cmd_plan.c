@@ -71,12 +71,6 @@ typedef struct route {
 	long long *tokens;
 } route;
 
-/* ceil(t / 64) mod 2 for t >= 1, written so that no t overflows. */
-static int kblock_parity(long long t)
-{
-	return (int)(((t - 1) / 64 + 1) % 2);
-}
-
 static int same_curve(const curve *c, const char *part, const gq_problem *p)
 {
 	return !strcmp(c->part, part) && c->shape.op == p->op &&
@@ -217,7 +211,7 @@ static gq_status make_routes(plan *pl, int force_parity, gq_error *err)
 			for (int par = 0; par < 2 && s == GQ_OK; par++) {
 				int m = 0;
 				for (int i = 0; i < c->n; i++)
-					if (kblock_parity(c->ts[i].t) == par)
+					if (gq_plan_kblock_parity(c->ts[i].t) == par)
 						half[m++] = c->ts[i];
 				s = windows(pl, k, par, half, m, err);
 			}

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "caption.h"
+#include "cells.h"
 #include "cmdline.h"
 #include "diagnose.h"
 #include "report.h"
@@ -177,14 +178,6 @@ static gq_status gather(table *t, gq_error *err)
 
 /* ---- formatting --------------------------------------------------------------------------- */
 
-static void fmt_num(char *buf, size_t size, double v, const char *f, const char *missing)
-{
-	if (isfinite(v))
-		snprintf(buf, size, f, v);
-	else
-		snprintf(buf, size, "%s", missing);
-}
-
 static const char *verdict_text(const table *t, const row *r)
 {
 	const json_t *p =
@@ -210,25 +203,15 @@ static void row_cells(const table *t, const row *r, int tsv, cells *c)
 	         gq_json_str(p, "out"));
 	const char *missing = tsv ? "" : "—";
 	for (int a = 0; a < N_ARMS; a++)
-		fmt_num(c->us[a], sizeof(c->us[a]), r->us[a], tsv ? "%.3f" : "%.2f", missing);
+		gq_cells_num(c->us[a], sizeof(c->us[a]), r->us[a], tsv ? "%.3f" : "%.2f", missing);
 	if (tsv) {
-		fmt_num(c->vs_inc, sizeof(c->vs_inc), r->vs_inc, "%.4f", missing);
+		gq_cells_num(c->vs_inc, sizeof(c->vs_inc), r->vs_inc, "%.4f", missing);
 	} else if (isfinite(r->vs_inc) && isfinite(r->vs_inc_lo) && isfinite(r->vs_inc_hi))
 		snprintf(c->vs_inc, sizeof(c->vs_inc), "%.3f [%.3f, %.3f]", r->vs_inc, r->vs_inc_lo,
 		         r->vs_inc_hi);
 	else
-		fmt_num(c->vs_inc, sizeof(c->vs_inc), r->vs_inc, "%.3f", missing);
-	fmt_num(c->vs_sota, sizeof(c->vs_sota), r->vs_sota, tsv ? "%.4f" : "%.3f", missing);
-}
-
-static void minmax(double v, double *lo, double *hi)
-{
-	if (!isfinite(v))
-		return;
-	if (!(v >= *lo))
-		*lo = v;
-	if (!(v <= *hi))
-		*hi = v;
+		gq_cells_num(c->vs_inc, sizeof(c->vs_inc), r->vs_inc, "%.3f", missing);
+	gq_cells_num(c->vs_sota, sizeof(c->vs_sota), r->vs_sota, tsv ? "%.4f" : "%.3f", missing);
 }
 
 /* The summary has one row per part and step; with mixed candidates one per part, candidate
@@ -266,17 +249,17 @@ static void print_summary(FILE *out, const table *t, int tsv)
 					    (t->mixed && strcmp(r->candidate, cand) != 0))
 						continue;
 					n++;
-					minmax(r->vs_inc, &ilo, &ihi);
-					minmax(r->vs_sota, &slo, &shi);
+					gq_cells_minmax(r->vs_inc, &ilo, &ihi);
+					gq_cells_minmax(r->vs_sota, &slo, &shi);
 				}
 				if (!n)
 					continue;
 				char v[4][32];
 				const char *f = tsv ? "%.4f" : "%.3f", *missing = tsv ? "" : "—";
-				fmt_num(v[0], 32, ilo, f, missing);
-				fmt_num(v[1], 32, ihi, f, missing);
-				fmt_num(v[2], 32, slo, f, missing);
-				fmt_num(v[3], 32, shi, f, missing);
+				gq_cells_num(v[0], 32, ilo, f, missing);
+				gq_cells_num(v[1], 32, ihi, f, missing);
+				gq_cells_num(v[2], 32, slo, f, missing);
+				gq_cells_num(v[3], 32, shi, f, missing);
 				char named[160] = "";
 				if (t->mixed)
 					snprintf(named, sizeof(named), tsv ? "%s\t" : "%s | ",
@@ -327,8 +310,8 @@ static void print_points(FILE *out, const table *t, int tsv)
 			         r->candidate[0] ? r->candidate : (tsv ? "" : "—"));
 		if (tsv) {
 			char lo[32], hi[32];
-			fmt_num(lo, sizeof(lo), r->vs_inc_lo, "%.4f", "");
-			fmt_num(hi, sizeof(hi), r->vs_inc_hi, "%.4f", "");
+			gq_cells_num(lo, sizeof(lo), r->vs_inc_lo, "%.4f", "");
+			gq_cells_num(hi, sizeof(hi), r->vs_inc_hi, "%.4f", "");
 			fprintf(
 			    out,
 			    "%s\t%s\t%s\t%s\t%s%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cells.h"
 #include "quiet.h"
 #include "results_read.h"
 #include "stats.h"
@@ -88,8 +89,9 @@ int gq_diagnose_why(const gq_diagnose_facts *f, char *buf, size_t size)
 		why |= GQ_WHY_GPU;
 		if (f->host)
 			say(buf, size,
-			    "in the runs themselves: the host programs' busy time differs by %.0f ns "
-			    "of the %.0f ns (the host backend: other load on the CPUs, caches)",
+			    "in the runs themselves: the host programs' busy time differs by "
+			    "%.0f ns of the %.0f ns (the host backend: other load on the CPUs, "
+			    "caches)",
 			    d_busy, d_span);
 		else
 			say(buf, size,
@@ -114,15 +116,14 @@ static const json_t *find_point(const json_t *timing, const char *id)
 	return NULL;
 }
 
-static const json_t *find_entry(const json_t *pt, const char *list, const char *arm,
-                                const char *mode, const char *step)
+/* The point's A/A entry of (mode, step) (its series: gq_results_series). */
+static const json_t *find_aa(const json_t *pt, const char *mode, const char *step)
 {
 	size_t i;
 	const json_t *e;
-	json_array_foreach(json_object_get(pt, list), i, e)
+	json_array_foreach(json_object_get(pt, "aa"), i, e)
 	{
-		if ((!arm || !strcmp(gq_json_str(e, "arm"), arm)) &&
-		    !strcmp(gq_json_str(e, "mode"), mode) && !strcmp(gq_json_str(e, "step"), step))
+		if (!strcmp(gq_json_str(e, "mode"), mode) && !strcmp(gq_json_str(e, "step"), step))
 			return e;
 	}
 	return NULL;
@@ -149,18 +150,12 @@ static double median_of(const json_t *series, const char *key, const int *keep, 
 
 static void us(char *buf, size_t size, double ns)
 {
-	if (isfinite(ns))
-		snprintf(buf, size, "%.2f", ns / 1000.0);
-	else
-		snprintf(buf, size, "–");
+	gq_cells_num(buf, size, ns / 1000.0, "%.2f", "–");
 }
 
 static void pct(char *buf, size_t size, double rel)
 {
-	if (isfinite(rel))
-		snprintf(buf, size, "±%.2f %%", 100.0 * rel);
-	else
-		snprintf(buf, size, "–");
+	gq_cells_num(buf, size, 100.0 * rel, "±%.2f %%", "–");
 }
 
 /* One end of a band: where, the per-process figures, why. */
@@ -171,9 +166,9 @@ static void print_end(const json_t *timing, const char *which, double ratio, con
 	           *step = gq_json_str(where, "step");
 	fprintf(out, "- %s %.4f at %s, %s %s\n", which, ratio, id, mode, step);
 	const json_t *pt = find_point(timing, id);
-	const json_t *aa = pt ? find_entry(pt, "aa", NULL, mode, step) : NULL;
-	const json_t *inc = pt ? find_entry(pt, "series", "incumbent", mode, step) : NULL;
-	const json_t *twin = pt ? find_entry(pt, "series", "twin", mode, step) : NULL;
+	const json_t *aa = pt ? find_aa(pt, mode, step) : NULL;
+	const json_t *inc = pt ? gq_results_series(pt, "incumbent", mode, step) : NULL;
+	const json_t *twin = pt ? gq_results_series(pt, "twin", mode, step) : NULL;
 	if (!aa || !inc || !twin) {
 		fprintf(out, "  (the file lacks this point's A/A entry or series)\n");
 		return;

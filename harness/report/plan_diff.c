@@ -4,46 +4,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cells.h"
 #include "results_read.h"
 
-static long long ival(const json_t *o, const char *key)
+int gq_plan_same_shape(const json_t *a, const json_t *b)
 {
-	return (long long)json_integer_value(json_object_get(o, key));
+	return !strcmp(gq_json_str(a, "op"), gq_json_str(b, "op")) &&
+	       gq_json_int(a, "d_in") == gq_json_int(b, "d_in") &&
+	       gq_json_int(a, "d_out") == gq_json_int(b, "d_out") &&
+	       !strcmp(gq_json_str(a, "in"), gq_json_str(b, "in")) &&
+	       !strcmp(gq_json_str(a, "out"), gq_json_str(b, "out"));
 }
 
 /* 1 when routes a and b are on one curve. */
 static int same_curve(const json_t *a, const json_t *b)
 {
-	static const char *const text[] = {"part", "op", "in", "out"};
-	static const char *const num[] = {"d_in", "d_out", "kblock_parity"};
-	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++)
-		if (strcmp(gq_json_str(a, text[i]), gq_json_str(b, text[i])) != 0)
-			return 0;
-	for (size_t i = 0; i < sizeof(num) / sizeof(num[0]); i++)
-		if (ival(a, num[i]) != ival(b, num[i]))
-			return 0;
-	return 1;
+	return gq_plan_same_shape(a, b) &&
+	       !strcmp(gq_json_str(a, "part"), gq_json_str(b, "part")) &&
+	       gq_json_int(a, "kblock_parity") == gq_json_int(b, "kblock_parity");
 }
 
 static int overlap(const json_t *a, const json_t *b)
 {
-	return ival(a, "t_min") <= ival(b, "t_max") && ival(b, "t_min") <= ival(a, "t_max");
+	return gq_json_int(a, "t_min") <= gq_json_int(b, "t_max") &&
+	       gq_json_int(b, "t_min") <= gq_json_int(a, "t_max");
 }
 
 static json_t *window(const json_t *r)
 {
-	return json_pack("{s:I, s:I, s:s}", "t_min", (json_int_t)ival(r, "t_min"), "t_max",
-	                 (json_int_t)ival(r, "t_max"), "program", gq_json_str(r, "program"));
+	return json_pack("{s:I, s:I, s:s}", "t_min", (json_int_t)gq_json_int(r, "t_min"), "t_max",
+	                 (json_int_t)gq_json_int(r, "t_max"), "program", gq_json_str(r, "program"));
 }
 
 static json_t *entry(const char *change, const json_t *curve_of, json_t *old, json_t *new_window)
 {
 	json_t *e = json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:I}", "change", change, "part",
 	                      gq_json_str(curve_of, "part"), "op", gq_json_str(curve_of, "op"),
-	                      "d_in", (json_int_t)ival(curve_of, "d_in"), "d_out",
-	                      (json_int_t)ival(curve_of, "d_out"), "in",
+	                      "d_in", (json_int_t)gq_json_int(curve_of, "d_in"), "d_out",
+	                      (json_int_t)gq_json_int(curve_of, "d_out"), "in",
 	                      gq_json_str(curve_of, "in"), "out", gq_json_str(curve_of, "out"),
-	                      "kblock_parity", (json_int_t)ival(curve_of, "kblock_parity"));
+	                      "kblock_parity", (json_int_t)gq_json_int(curve_of, "kblock_parity"));
 	json_object_set_new(e, "old", old);
 	json_object_set_new(e, "new", new_window ? new_window : json_null());
 	return e;
@@ -51,8 +51,8 @@ static json_t *entry(const char *change, const json_t *curve_of, json_t *old, js
 
 static int by_t_min(const void *a, const void *b)
 {
-	const long long x = ival(*(json_t *const *)a, "t_min"),
-	                y = ival(*(json_t *const *)b, "t_min");
+	const long long x = gq_json_int(*(json_t *const *)a, "t_min"),
+	                y = gq_json_int(*(json_t *const *)b, "t_min");
 	return (x > y) - (x < y);
 }
 
@@ -132,8 +132,10 @@ gq_status gq_plan_diff(const json_t *old_plan, const json_t *new_plan, json_t **
 					                       gq_json_str(ov[b], "program"));
 					same_program |= sp;
 					exact |= sp &&
-					         ival(nv[a], "t_min") == ival(ov[b], "t_min") &&
-					         ival(nv[a], "t_max") == ival(ov[b], "t_max");
+					         gq_json_int(nv[a], "t_min") ==
+					             gq_json_int(ov[b], "t_min") &&
+					         gq_json_int(nv[a], "t_max") ==
+					             gq_json_int(ov[b], "t_max");
 				}
 				const int k = !count                ? 3
 				              : exact && count == 1 ? 0
@@ -166,30 +168,27 @@ gq_status gq_plan_diff(const json_t *old_plan, const json_t *new_plan, json_t **
 
 static void window_text(const json_t *w, char *buf, size_t size)
 {
-	snprintf(buf, size, "[%lld, %lld] %s", ival(w, "t_min"), ival(w, "t_max"),
+	snprintf(buf, size, "[%lld, %lld] %s", gq_json_int(w, "t_min"), gq_json_int(w, "t_max"),
 	         gq_json_str(w, "program"));
 }
 
-void gq_plan_diff_markdown(const json_t *diff, FILE *out)
+void gq_plan_diff_table(const json_t *diff, int tsv, FILE *out)
 {
-	const json_t *sum = json_object_get(diff, "summary");
-	fprintf(out,
-	        "Route changes: %lld moved, %lld changed program, %lld added, %lld removed; "
-	        "%lld unchanged.\n",
-	        ival(sum, "moved"), ival(sum, "changed"), ival(sum, "added"), ival(sum, "removed"),
-	        ival(sum, "unchanged"));
-	if (ival(sum, "moved") + ival(sum, "changed") + ival(sum, "added") + ival(sum, "removed") ==
-	    0)
-		return;
-	fprintf(out, "\n| change | part | op | shape | dtypes | k-block parity | old window(s) | "
-	             "new window |\n|---|---|---|---|---|---|---|---|\n");
+	static const char *const head[] = {"change",        "part",      "op",
+	                                   "shape",         "dtypes",    "k-block parity",
+	                                   "old window(s)", "new window"};
+	gq_cells_header(out, tsv, 8, head);
 	size_t i;
 	const json_t *e;
 	json_array_foreach(json_object_get(diff, "changes"), i, e)
 	{
 		if (!strcmp(gq_json_str(e, "change"), "unchanged"))
 			continue;
-		char olds[1024] = "–", neww[256] = "–";
+		char shape[48], dtypes[32], olds[1024] = "–", neww[256] = "–";
+		snprintf(shape, sizeof(shape), "%lldx%lld", gq_json_int(e, "d_in"),
+		         gq_json_int(e, "d_out"));
+		snprintf(dtypes, sizeof(dtypes), "%s%s%s", gq_json_str(e, "in"), tsv ? "->" : "-",
+		         gq_json_str(e, "out"));
 		size_t used = 0, k;
 		const json_t *w;
 		json_array_foreach(json_object_get(e, "old"), k, w)
@@ -202,14 +201,33 @@ void gq_plan_diff_markdown(const json_t *diff, FILE *out)
 		}
 		if (json_is_object(json_object_get(e, "new")))
 			window_text(json_object_get(e, "new"), neww, sizeof(neww));
-		const long long par = ival(e, "kblock_parity");
-		fprintf(out, "| %s | %s | %s | %lldx%lld | %s-%s | %s | %s | %s |\n",
-		        gq_json_str(e, "change"), gq_json_str(e, "part"), gq_json_str(e, "op"),
-		        ival(e, "d_in"), ival(e, "d_out"), gq_json_str(e, "in"),
-		        gq_json_str(e, "out"),
-		        par < 0 ? "any"
-		        : par   ? "odd"
-		                : "even",
-		        olds, neww);
+		const long long par = gq_json_int(e, "kblock_parity");
+		const char *cells[] = {gq_json_str(e, "change"),
+		                       gq_json_str(e, "part"),
+		                       gq_json_str(e, "op"),
+		                       shape,
+		                       dtypes,
+		                       par < 0 ? "any"
+		                       : par   ? "odd"
+		                               : "even",
+		                       olds,
+		                       neww};
+		gq_cells_row(out, tsv, 8, cells);
 	}
+}
+
+void gq_plan_diff_markdown(const json_t *diff, FILE *out)
+{
+	const json_t *sum = json_object_get(diff, "summary");
+	fprintf(out,
+	        "Route changes: %lld moved, %lld changed program, %lld added, %lld removed; "
+	        "%lld unchanged.\n",
+	        gq_json_int(sum, "moved"), gq_json_int(sum, "changed"), gq_json_int(sum, "added"),
+	        gq_json_int(sum, "removed"), gq_json_int(sum, "unchanged"));
+	if (gq_json_int(sum, "moved") + gq_json_int(sum, "changed") + gq_json_int(sum, "added") +
+	        gq_json_int(sum, "removed") ==
+	    0)
+		return;
+	fputc('\n', out);
+	gq_plan_diff_table(diff, 0, out);
 }

@@ -33,8 +33,15 @@ extern "C" {
  * reference). GQ_ERR_INPUT naming which plan is not a gemmq plan document. */
 gq_status gq_plan_diff(const json_t *old_plan, const json_t *new_plan, json_t **out, gq_error *err);
 
-/* The changes other than "unchanged" as a Markdown table, after a line with the summary. */
+/* The changes other than "unchanged" as a table (header row included): Markdown, or TSV. */
+void gq_plan_diff_table(const json_t *diff, int tsv, FILE *out);
+
+/* A line with the summary, then (when anything changed) a blank line and the Markdown table. */
 void gq_plan_diff_markdown(const json_t *diff, FILE *out);
+
+/* 1 when a and b (routes, or results points: both name them so) have the same op, d_in, d_out,
+ * in and out dtype. */
+int gq_plan_same_shape(const json_t *a, const json_t *b);
 
 #ifdef __cplusplus
 }

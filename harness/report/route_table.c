@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "caption.h"
+#include "cells.h"
+#include "plan.h"
 #include "plan_diff.h"
 #include "report.h"
 #include "results_read.h"
@@ -34,17 +36,6 @@ typedef struct rows {
 	int n, cap;
 } rows;
 
-static long long ival(const json_t *o, const char *key)
-{
-	return (long long)json_integer_value(json_object_get(o, key));
-}
-
-/* ceil(t / 64) mod 2 */
-static int kblock_parity(long long t)
-{
-	return (int)(((t - 1) / 64 + 1) % 2);
-}
-
 /* The file and point of RESULTS on the curve of change e at T; 0 when none measured it. */
 static int find_point(json_t **docs, int n, const json_t *e, long long t, int *file, size_t *point)
 {
@@ -57,12 +48,7 @@ static int find_point(json_t **docs, int n, const json_t *e, long long t, int *f
 		const json_t *p;
 		json_array_foreach(json_object_get(docs[f], "points"), i, p)
 		{
-			if (ival(p, "t") == t &&
-			    !strcmp(gq_json_str(p, "op"), gq_json_str(e, "op")) &&
-			    ival(p, "d_in") == ival(e, "d_in") &&
-			    ival(p, "d_out") == ival(e, "d_out") &&
-			    !strcmp(gq_json_str(p, "in"), gq_json_str(e, "in")) &&
-			    !strcmp(gq_json_str(p, "out"), gq_json_str(e, "out"))) {
+			if (gq_json_int(p, "t") == t && gq_plan_same_shape(p, e)) {
 				*file = f;
 				*point = i;
 				return 1;
@@ -79,14 +65,10 @@ static const char *old_program(const json_t *old_plan, const json_t *e, long lon
 	const json_t *r;
 	json_array_foreach(json_object_get(old_plan, "routes"), i, r)
 	{
-		const long long par = ival(r, "kblock_parity");
+		const long long par = gq_json_int(r, "kblock_parity");
 		if (!strcmp(gq_json_str(r, "part"), gq_json_str(e, "part")) &&
-		    !strcmp(gq_json_str(r, "op"), gq_json_str(e, "op")) &&
-		    ival(r, "d_in") == ival(e, "d_in") && ival(r, "d_out") == ival(e, "d_out") &&
-		    !strcmp(gq_json_str(r, "in"), gq_json_str(e, "in")) &&
-		    !strcmp(gq_json_str(r, "out"), gq_json_str(e, "out")) &&
-		    (par < 0 || par == kblock_parity(t)) && ival(r, "t_min") <= t &&
-		    t <= ival(r, "t_max"))
+		    gq_plan_same_shape(r, e) && (par < 0 || par == gq_plan_kblock_parity(t)) &&
+		    gq_json_int(r, "t_min") <= t && t <= gq_json_int(r, "t_max"))
 			return gq_json_str(r, "program");
 	}
 	return "";
@@ -131,14 +113,14 @@ static gq_status change_rows(json_t **docs, int n, const json_t *old_plan, const
 {
 	const json_t *nw = json_object_get(e, "new");
 	const json_t *w = json_is_object(nw) ? nw : json_array_get(json_object_get(e, "old"), 0);
-	const long long lo = ival(w, "t_min"), hi = ival(w, "t_max"),
-	                par = ival(e, "kblock_parity");
+	const long long lo = gq_json_int(w, "t_min"), hi = gq_json_int(w, "t_max"),
+	                par = gq_json_int(e, "kblock_parity");
 	long long ts[2 + sizeof(special_t) / sizeof(special_t[0])];
 	int nt = 0;
 	ts[nt++] = lo;
 	for (size_t k = 0; k < sizeof(special_t) / sizeof(special_t[0]); k++)
 		if (special_t[k] > lo && special_t[k] < hi &&
-		    (par < 0 || kblock_parity(special_t[k]) == par))
+		    (par < 0 || gq_plan_kblock_parity(special_t[k]) == par))
 			ts[nt++] = special_t[k];
 	if (hi != lo)
 		ts[nt++] = hi;
@@ -197,37 +179,6 @@ static gq_status change_rows(json_t **docs, int n, const json_t *old_plan, const
 
 /* ---- output ---------------------------------------------------------------------------------- */
 
-static void num(char *buf, size_t size, double v, const char *fmt, const char *missing)
-{
-	if (isfinite(v))
-		snprintf(buf, size, fmt, v);
-	else
-		snprintf(buf, size, "%s", missing);
-}
-
-static void line(FILE *out, int tsv, int n, const char *const *cells)
-{
-	if (tsv) {
-		for (int k = 0; k < n; k++)
-			fprintf(out, "%s%s", k ? "\t" : "", cells[k]);
-		fputc('\n', out);
-		return;
-	}
-	for (int k = 0; k < n; k++)
-		fprintf(out, "| %s ", cells[k]);
-	fprintf(out, "|\n");
-}
-
-static void header(FILE *out, int tsv, int n, const char *const *cells)
-{
-	line(out, tsv, n, cells);
-	if (tsv)
-		return;
-	for (int k = 0; k < n; k++)
-		fprintf(out, "|---");
-	fprintf(out, "|\n");
-}
-
 static void title(FILE *out, int tsv, const char *text)
 {
 	fprintf(out, tsv ? "# %s\n" : "\n## %s\n\n", text);
@@ -253,30 +204,27 @@ static void print_summary(FILE *out, int tsv, const rows *r)
 	                                   "vs previous route (max)",
 	                                   "vs sota (min)",
 	                                   "vs sota (max)"};
-	header(out, tsv, 9, head);
+	gq_cells_header(out, tsv, 9, head);
 	char *done = calloc((size_t)(r->n ? r->n : 1), 1);
 	for (int k = 0; done && k < r->n; k++) {
 		if (done[k])
 			continue;
 		int count = 0;
-		double pmin = INFINITY, pmax = -INFINITY, smin = INFINITY, smax = -INFINITY;
+		double pmin = NAN, pmax = NAN, smin = NAN, smax = NAN;
 		for (int j = k; j < r->n; j++) {
 			if (done[j] || !same_group(&r->v[k], &r->v[j]))
 				continue;
 			done[j] = 1;
 			count++;
-			const rrow *x = &r->v[j];
-			if (isfinite(x->vs_prev))
-				pmin = fmin(pmin, x->vs_prev), pmax = fmax(pmax, x->vs_prev);
-			if (isfinite(x->vs_sota))
-				smin = fmin(smin, x->vs_sota), smax = fmax(smax, x->vs_sota);
+			gq_cells_minmax(r->v[j].vs_prev, &pmin, &pmax);
+			gq_cells_minmax(r->v[j].vs_sota, &smin, &smax);
 		}
 		char c[5][32];
 		snprintf(c[0], sizeof(c[0]), "%d", count);
-		num(c[1], sizeof(c[1]), isfinite(pmin) ? pmin : NAN, "%.3f", "–");
-		num(c[2], sizeof(c[2]), isfinite(pmax) ? pmax : NAN, "%.3f", "–");
-		num(c[3], sizeof(c[3]), isfinite(smin) ? smin : NAN, "%.3f", "–");
-		num(c[4], sizeof(c[4]), isfinite(smax) ? smax : NAN, "%.3f", "–");
+		gq_cells_num(c[1], sizeof(c[1]), pmin, "%.3f", "–");
+		gq_cells_num(c[2], sizeof(c[2]), pmax, "%.3f", "–");
+		gq_cells_num(c[3], sizeof(c[3]), smin, "%.3f", "–");
+		gq_cells_num(c[4], sizeof(c[4]), smax, "%.3f", "–");
 		const char *cells[] = {gq_json_str(r->v[k].change, "part"),
 		                       gq_json_str(r->v[k].change, "op"),
 		                       modes[r->v[k].mode],
@@ -286,7 +234,7 @@ static void print_summary(FILE *out, int tsv, const rows *r)
 		                       c[2],
 		                       c[3],
 		                       c[4]};
-		line(out, tsv, 9, cells);
+		gq_cells_row(out, tsv, 9, cells);
 	}
 	free(done);
 }
@@ -307,7 +255,7 @@ static void print_rows(FILE *out, int tsv, json_t **docs, const rows *r)
 	                                   "vs previous route",
 	                                   "vs sota",
 	                                   "verdict"};
-	header(out, tsv, 13, head);
+	gq_cells_header(out, tsv, 13, head);
 	for (int k = 0; k < r->n; k++) {
 		const rrow *x = &r->v[k];
 		const json_t *e = x->change;
@@ -315,18 +263,18 @@ static void print_rows(FILE *out, int tsv, json_t **docs, const rows *r)
 		    json_array_get(json_object_get(docs[x->file], "points"), x->point);
 		char shape[64], dtypes[32], t[24], us[32], vp[96], vs[32];
 		snprintf(shape, sizeof(shape), "%s %lldx%lld", gq_json_str(e, "op"),
-		         ival(e, "d_in"), ival(e, "d_out"));
+		         gq_json_int(e, "d_in"), gq_json_int(e, "d_out"));
 		snprintf(dtypes, sizeof(dtypes), "%s%s%s", gq_json_str(e, "in"), tsv ? "->" : " → ",
 		         gq_json_str(e, "out"));
 		snprintf(t, sizeof(t), "%lld", x->t);
-		num(us, sizeof(us), x->us_new, "%.2f", "–");
+		gq_cells_num(us, sizeof(us), x->us_new, "%.2f", "–");
 		if (isfinite(x->vs_prev) && isfinite(x->vs_prev_lo))
 			snprintf(vp, sizeof(vp), "%.3f [%.3f, %.3f]", x->vs_prev, x->vs_prev_lo,
 			         x->vs_prev_hi);
 		else
-			num(vp, sizeof(vp), x->vs_prev, "%.3f",
-			    x->prev_note[0] ? x->prev_note : "–");
-		num(vs, sizeof(vs), x->vs_sota, "%.3f", "–");
+			gq_cells_num(vp, sizeof(vp), x->vs_prev, "%.3f",
+			             x->prev_note[0] ? x->prev_note : "–");
+		gq_cells_num(vs, sizeof(vs), x->vs_sota, "%.3f", "–");
 		const char *cells[] = {gq_json_str(e, "change"),
 		                       gq_json_str(e, "part"),
 		                       shape,
@@ -340,58 +288,19 @@ static void print_rows(FILE *out, int tsv, json_t **docs, const rows *r)
 		                       vp,
 		                       vs,
 		                       gq_json_str(json_object_get(p, "verdict"), "status")};
-		line(out, tsv, 13, cells);
+		gq_cells_row(out, tsv, 13, cells);
 	}
 }
 
 static void print_changes(FILE *out, int tsv, const json_t *diff)
 {
-	if (!tsv) {
-		fprintf(out, "## Route changes\n\n");
-		gq_plan_diff_markdown(diff, out);
+	if (tsv) {
+		title(out, tsv, "Route changes");
+		gq_plan_diff_table(diff, 1, out);
 		return;
 	}
-	title(out, tsv, "Route changes");
-	static const char *const head[] = {"change",        "part",      "op",
-	                                   "shape",         "dtypes",    "k-block parity",
-	                                   "old window(s)", "new window"};
-	header(out, tsv, 8, head);
-	size_t i;
-	const json_t *e;
-	json_array_foreach(json_object_get(diff, "changes"), i, e)
-	{
-		if (!strcmp(gq_json_str(e, "change"), "unchanged"))
-			continue;
-		char shape[48], dtypes[32], par[8], olds[512] = "–", nw[160] = "–";
-		snprintf(shape, sizeof(shape), "%lldx%lld", ival(e, "d_in"), ival(e, "d_out"));
-		snprintf(dtypes, sizeof(dtypes), "%s->%s", gq_json_str(e, "in"),
-		         gq_json_str(e, "out"));
-		const long long p = ival(e, "kblock_parity");
-		snprintf(par, sizeof(par), "%s", p < 0 ? "any" : p ? "odd" : "even");
-		size_t used = 0, k;
-		const json_t *w;
-		json_array_foreach(json_object_get(e, "old"), k, w)
-		{
-			if (used < sizeof(olds))
-				used += (size_t)snprintf(olds + used, sizeof(olds) - used,
-				                         "%s[%lld, %lld] %s", k ? "; " : "",
-				                         ival(w, "t_min"), ival(w, "t_max"),
-				                         gq_json_str(w, "program"));
-		}
-		const json_t *n = json_object_get(e, "new");
-		if (json_is_object(n))
-			snprintf(nw, sizeof(nw), "[%lld, %lld] %s", ival(n, "t_min"),
-			         ival(n, "t_max"), gq_json_str(n, "program"));
-		const char *cells[] = {gq_json_str(e, "change"),
-		                       gq_json_str(e, "part"),
-		                       gq_json_str(e, "op"),
-		                       shape,
-		                       dtypes,
-		                       par,
-		                       olds,
-		                       nw};
-		line(out, tsv, 8, cells);
-	}
+	fprintf(out, "## Route changes\n\n");
+	gq_plan_diff_markdown(diff, out);
 }
 
 gq_status gq_route_table(json_t **docs, char **paths, int n, const json_t *old_plan, int tsv,

@@ -24,6 +24,11 @@ double gq_json_num(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+long long gq_json_int(const json_t *o, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(o, key));
+}
+
 const gq_doc_kind gq_doc_results = {"gemmq-results", GQ_RESULTS_FORMAT_VERSION, 1, "results file",
                                     "protocols/results.schema.json", gq_embedded_results_schema,
                                     &gq_embedded_results_schema_size};

@@ -119,9 +119,11 @@ void gq_results_candidate(const json_t *doc, size_t i, char *buf, size_t size);
  * limit 1e-12)", naming each kind with its count of points when they are mixed. */
 void gq_results_reference_text(const json_t *doc, char *buf, size_t size);
 
-/* Small accessors: a string ("" when missing), a number (NAN when missing or null). */
+/* Small accessors: a string ("" when missing), a number (NAN when missing or null), an integer
+ * (0 when missing or not an integer). */
 const char *gq_json_str(const json_t *o, const char *key);
 double gq_json_num(const json_t *o, const char *key);
+long long gq_json_int(const json_t *o, const char *key);
 
 #ifdef __cplusplus
 }
