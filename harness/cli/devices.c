@@ -481,6 +481,28 @@ static void bench_md_path(const char *json_path, char *md, size_t size)
 	snprintf(md, size, "%.*s.md", (int)n, json_path);
 }
 
+/* What the shards wrote, as documents of kind (noun names it in the error) into docs and paths
+ * (the shards' own file names); *n receives how many. A shard that failed before its first save
+ * wrote nothing; GQ_ERR_DEVICE when none wrote anything. */
+static gq_status load_shards(const gq_devices_job *job, const gq_devices *devs, shard *sh,
+                             const gq_doc_kind *kind, const char *noun, json_t **docs,
+                             char **paths, int *n, gq_error *err)
+{
+	gq_status s = GQ_OK;
+	*n = 0;
+	for (int i = 0; i < devs->count && s == GQ_OK; i++) {
+		struct stat st;
+		if (stat(sh[i].file, &st) != 0)
+			continue;
+		s = gq_document_load(sh[i].file, kind, &docs[*n], NULL, err);
+		paths[(*n)++] = sh[i].file;
+	}
+	if (s == GQ_OK && *n == 0)
+		s = gq_error_set(err, GQ_ERR_DEVICE, job->shard_dir,
+		                 "no shard wrote a %s: see the shards' logs there", noun);
+	return s;
+}
+
 /* gemmq bench --devices: join the shards' bench files (gq_bench_merge); the points a failed shard
  * did not bench are listed in meta.lost; write the JSON and its Markdown. */
 static gq_status merge_bench(const gq_devices_job *job, const gq_devices *devs, shard *sh,
@@ -488,22 +510,12 @@ static gq_status merge_bench(const gq_devices_job *job, const gq_devices *devs, 
                              gq_error *err)
 {
 	json_t *docs[GQ_DEVICES_MAX] = {0};
-	const char *paths[GQ_DEVICES_MAX];
+	char *paths[GQ_DEVICES_MAX];
 	int n = 0;
-	gq_status s = GQ_OK;
-	for (int i = 0; i < devs->count && s == GQ_OK; i++) {
-		struct stat st;
-		if (stat(sh[i].file, &st) != 0)
-			continue; /* failed before its first point */
-		s = gq_document_load(sh[i].file, &gq_doc_bench, &docs[n], NULL, err);
-		paths[n++] = sh[i].file;
-	}
-	if (s == GQ_OK && n == 0)
-		s = gq_error_set(err, GQ_ERR_DEVICE, job->shard_dir,
-		                 "no shard wrote a bench file: see the shards' logs there");
+	gq_status s = load_shards(job, devs, sh, &gq_doc_bench, "bench file", docs, paths, &n, err);
 	json_t *doc = NULL;
 	if (s == GQ_OK)
-		s = gq_bench_merge(docs, paths, n, &doc, err);
+		s = gq_bench_merge(docs, (const char *const *)paths, n, &doc, err);
 	for (int f = 0; f < n; f++)
 		json_decref(docs[f]);
 	if (s != GQ_OK)
@@ -562,17 +574,8 @@ static gq_status merge_shards(const gq_devices_job *job, const gq_devices *devs,
 	json_t *docs[GQ_DEVICES_MAX] = {0};
 	char *paths[GQ_DEVICES_MAX];
 	int n = 0;
-	gq_status s = GQ_OK;
-	for (int i = 0; i < devs->count && s == GQ_OK; i++) {
-		struct stat st;
-		if (stat(sh[i].file, &st) != 0)
-			continue; /* failed before its first save */
-		s = gq_results_load(sh[i].file, &docs[n], err);
-		paths[n++] = sh[i].file;
-	}
-	if (s == GQ_OK && n == 0)
-		s = gq_error_set(err, GQ_ERR_DEVICE, job->shard_dir,
-		                 "no shard wrote a results file: see the shards' logs there");
+	gq_status s =
+	    load_shards(job, devs, sh, &gq_doc_results, "results file", docs, paths, &n, err);
 	json_t *doc = NULL;
 	int duplicates = 0;
 	if (s == GQ_OK)
