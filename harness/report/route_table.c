@@ -74,23 +74,25 @@ static const char *old_program(const json_t *old_plan, const json_t *e, long lon
 	return "";
 }
 
-/* The median latency in µs of the point's arm that runs program (NAN: no arm does). */
-static double route_us(const json_t *doc, size_t i, const char *program, const char *mode,
-                       const char *step, const char **arm)
+/* The point's arm that runs program: "candidate", "incumbent", or NULL (none does). */
+static const char *route_arm(const json_t *doc, size_t i, const char *program)
 {
-	*arm = NULL;
 	if (!program[0])
-		return NAN;
-	const json_t *tp = gq_results_timing_point(doc, i);
+		return NULL;
 	char candidate[128];
 	gq_results_candidate(doc, i, candidate, sizeof(candidate));
 	const json_t *p = json_array_get(json_object_get(doc, "points"), i);
-	const char *incumbent = gq_json_str(gq_results_program(p, "incumbent"), "program");
 	if (!strcmp(program, candidate))
-		*arm = "candidate";
-	else if (!strcmp(program, incumbent))
-		*arm = "incumbent";
-	return *arm ? 1e-3 * gq_results_median_ns(tp, *arm, mode, step) : NAN;
+		return "candidate";
+	if (!strcmp(program, gq_json_str(gq_results_program(p, "incumbent"), "program")))
+		return "incumbent";
+	return NULL;
+}
+
+/* The median latency in µs of arm's series (NAN: no arm). */
+static double arm_us(const json_t *tp, const char *arm, const char *mode, const char *step)
+{
+	return arm ? 1e-3 * gq_results_median_ns(tp, arm, mode, step) : NAN;
 }
 
 static int add(rows *r, const rrow *x)
@@ -130,6 +132,10 @@ static gq_status change_rows(json_t **docs, int n, const json_t *old_plan, const
 		if (!find_point(docs, n, e, ts[k], &f, &i) || !gq_results_timing_point(docs[f], i))
 			continue;
 		const json_t *tp = gq_results_timing_point(docs[f], i);
+		const char *prev = old_program(old_plan, e, ts[k]);
+		const char *next = json_is_object(nw) ? gq_json_str(nw, "program") : "";
+		const char *prev_arm = route_arm(docs[f], i, prev),
+		           *next_arm = route_arm(docs[f], i, next);
 		for (int m = 0; m < N_MODES; m++)
 			for (int s = 0; s < N_STEPS; s++) {
 				rrow r = {.change = e,
@@ -139,15 +145,10 @@ static gq_status change_rows(json_t **docs, int n, const json_t *old_plan, const
 				          .step = s,
 				          .t = ts[k],
 				          .prev_note = ""};
-				snprintf(r.prev, sizeof(r.prev), "%s",
-				         old_program(old_plan, e, ts[k]));
-				snprintf(r.next, sizeof(r.next), "%s",
-				         json_is_object(nw) ? gq_json_str(nw, "program") : "");
-				const char *prev_arm, *next_arm;
-				const double prev_us =
-				    route_us(docs[f], i, r.prev, modes[m], steps[s], &prev_arm);
-				r.us_new =
-				    route_us(docs[f], i, r.next, modes[m], steps[s], &next_arm);
+				snprintf(r.prev, sizeof(r.prev), "%s", prev);
+				snprintf(r.next, sizeof(r.next), "%s", next);
+				const double prev_us = arm_us(tp, prev_arm, modes[m], steps[s]);
+				r.us_new = arm_us(tp, next_arm, modes[m], steps[s]);
 				const double sota =
 				    1e-3 * gq_results_median_ns(tp, "sota", modes[m], steps[s]);
 				if (!isfinite(prev_us) && !isfinite(r.us_new) && !isfinite(sota))
