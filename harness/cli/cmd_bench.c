@@ -483,10 +483,8 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 	double gbps = 0; /* --bandwidth, else measured once the device is open */
 	int gbps_given = 0, shard_index = 0, shard_count = 1;
 	const char *devices = NULL;
-	/* what every shard of --devices is given: -p NAME..., --iterations, --warmup, --bandwidth,
-	 * --sm-clock */
-	const char *extra[2 * BENCH_MAX_PROGRAMS + 8];
-	int extra_count = 0;
+	/* as given, for the shards of --devices: the last of each */
+	const char *iterations_arg = NULL, *warmup_arg = NULL, *bandwidth_arg = NULL;
 	gq_error err;
 	gq_error_clear(&err);
 	optind = 1;
@@ -504,7 +502,6 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 			break;
 		case OPT_CLOCK:
 			sm_clock = 1;
-			extra[extra_count++] = "--sm-clock";
 			break;
 		case OPT_DEVICES:
 			devices = optarg;
@@ -531,24 +528,20 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 			if (gq_registry_check_name(optarg, &err) != GQ_OK)
 				return gq_cmdline_error("bench", &err);
 			programs[given++] = optarg;
-			extra[extra_count++] = "-p";
-			extra[extra_count++] = optarg;
 			break;
 		case OPT_ITER:
 			if ((iterations = parse_count(optarg, 1)) < 0)
 				return gq_cmdline_usage_error(
 				        "bench", usage_bench,
 				        "--iterations wants an integer >= 1, not '%s'", optarg);
-			extra[extra_count++] = "--iterations";
-			extra[extra_count++] = optarg;
+			iterations_arg = optarg;
 			break;
 		case OPT_WARMUP:
 			if ((warmup = parse_count(optarg, 0)) < 0)
 				return gq_cmdline_usage_error(
 				        "bench", usage_bench,
 				        "--warmup wants an integer >= 0, not '%s'", optarg);
-			extra[extra_count++] = "--warmup";
-			extra[extra_count++] = optarg;
+			warmup_arg = optarg;
 			break;
 		case OPT_BW:
 			gbps_given = 1;
@@ -557,8 +550,7 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 				return gq_cmdline_usage_error("bench", usage_bench,
 				                              "--bandwidth wants GB/s > 0, not '%s'",
 				                              optarg);
-			extra[extra_count++] = "--bandwidth";
-			extra[extra_count++] = optarg;
+			bandwidth_arg = optarg;
 			break;
 		case 'h':
 			fputs(usage_bench, stdout);
@@ -592,6 +584,24 @@ int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 			             "bench times GPU programs with CUPTI: host devices cannot bench");
 			return gq_cmdline_error("bench", &derr);
 		}
+		/* what every shard is given: -p NAME..., --iterations, --warmup, --bandwidth,
+		 * --sm-clock */
+		const char *extra[2 * BENCH_MAX_PROGRAMS + 7];
+		int extra_count = 0;
+		for (int j = 0; j < given; j++) {
+			extra[extra_count++] = "-p";
+			extra[extra_count++] = programs[j];
+		}
+		const char *const valued[3][2] = {{"--iterations", iterations_arg},
+		                                  {"--warmup", warmup_arg},
+		                                  {"--bandwidth", bandwidth_arg}};
+		for (int j = 0; j < 3; j++)
+			if (valued[j][1]) {
+				extra[extra_count++] = valued[j][0];
+				extra[extra_count++] = valued[j][1];
+			}
+		if (sm_clock)
+			extra[extra_count++] = "--sm-clock";
 		return gq_devices_main("bench", optind < argc ? argv[optind] : NULL, output, 0, quiet,
 		                       extra, extra_count, &devs, full_argc, full_argv);
 	}

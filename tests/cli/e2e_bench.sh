@@ -24,6 +24,9 @@ expect 2 "unknown program 'nope:x'" -- "$gemmq" bench -p nope:x
 expect 2 'give one protocol' -- "$gemmq" bench a.json b.json
 expect 0 'devices LIST.all one shard per GPU' -- "$gemmq" bench --help
 expect 2 'host devices cannot bench' -- "$gemmq" bench --devices host:0,host:1
+# Options repeated many times are taken once each for the shards (the last value), not piled up.
+many=(); for _ in $(seq 200); do many+=(--iterations 5 --warmup 1 --sm-clock); done
+expect 2 'host devices cannot bench' -- "$gemmq" bench --devices host:0 "${many[@]}"
 expect 2 'runs one shard per GPU itself.*without --device, --shard or --md' -- \
   "$gemmq" bench --devices 0 --md "$tmp/x.md"
 expect 2 'runs one shard per GPU itself' -- "$gemmq" bench --devices 0 --shard 0/2
