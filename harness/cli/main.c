@@ -441,8 +441,7 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 	const char *programs[64];
 	int program_count = 0;
 	int quiet = 0, c, shard_index = 0, shard_count = 1;
-	const char *devices = NULL, *extra[2 * 64 + 2];
-	int extra_count = 0;
+	const char *devices = NULL, *reference_arg = NULL; /* the last --reference, as given */
 	gq_error err;
 	gq_error_clear(&err);
 	while ((c = getopt_long(argc, argv, "d:o:p:qh", opts, NULL)) != -1) {
@@ -453,15 +452,12 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 			if (gq_registry_check_name(optarg, &err) != GQ_OK)
 				return gq_cmdline_error("accuracy", &err);
 			programs[program_count++] = optarg;
-			extra[extra_count++] = "-p";
-			extra[extra_count++] = optarg;
 		} else if (c == 'r') {
 			if (gq_reference_spec_parse(optarg, &reference, &err) != GQ_OK)
 				return gq_cmdline_usage_error("accuracy", usage_accuracy, "--reference: %s",
 				                              err.message);
 			reference_given = 1;
-			extra[extra_count++] = "--reference";
-			extra[extra_count++] = optarg;
+			reference_arg = optarg;
 		} else if (c == 's') {
 			if (gq_devices_parse_shard(optarg, &shard_index, &shard_count) != 0)
 				return gq_cmdline_usage_error(
@@ -492,6 +488,17 @@ static int cmd_accuracy(int argc, char **argv, int full_argc, char **full_argv)
 		gq_devices devs;
 		if (gq_devices_parse(devices, &devs, &err) != GQ_OK)
 			return gq_cmdline_error("accuracy", &err);
+		/* what every shard is given: -p NAME... and --reference */
+		const char *extra[2 * 64 + 2];
+		int extra_count = 0;
+		for (int j = 0; j < program_count; j++) {
+			extra[extra_count++] = "-p";
+			extra[extra_count++] = programs[j];
+		}
+		if (reference_arg) {
+			extra[extra_count++] = "--reference";
+			extra[extra_count++] = reference_arg;
+		}
 		return gq_devices_main("accuracy", optind < argc ? argv[optind] : NULL, output, 0,
 		                       quiet, extra, extra_count, &devs, full_argc, full_argv);
 	}

@@ -147,6 +147,9 @@ expect 0 'devices LIST\|all' -- "$gemmq" qualify --help
 expect 0 'devices LIST\|all' -- "$gemmq" time --help
 expect 0 'devices LIST\|all' -- "$gemmq" accuracy --help
 expect 2 'without --device or --shard' -- "$gemmq" accuracy "$proto" --devices host:0 --shard 0/2
+# A repeated --reference is taken once (the last) for the shards, not piled up.
+many=(); for _ in $(seq 200); do many+=(--reference openblas); done
+expect 2 'named twice' -- "$gemmq" accuracy "$proto" --devices host:0,host:0 "${many[@]}"
 expect 2 'without --device, --shard or --raw-dir' -- "$gemmq" time "$tproto" --devices host:0 --raw-dir "$tmp/r"
 
 exit $fail
