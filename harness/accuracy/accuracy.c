@@ -34,9 +34,10 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Add program name to the point's records (once), used by arm. */
-static gq_status add_program(gq_point_record *pr, const char *name, gq_arm arm, int seeds,
-                             gq_error *err)
+/* Add program name to the point's records (once), used by arm (or GQ_ARM_SOTA) on the first
+ * run_seeds of the protocol's seeds. */
+static gq_status add_program(gq_point_record *pr, const char *name, int arm, int seeds,
+                             int run_seeds, gq_error *err)
 {
 	int j = 0;
 	while (j < pr->program_count && strcmp(pr->programs[j].program, name) != 0)
@@ -50,7 +51,36 @@ static gq_status add_program(gq_point_record *pr, const char *name, gq_arm arm, 
 			return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 	}
 	rec->arms |= 1u << arm;
+	if (run_seeds > rec->seed_limit)
+		rec->seed_limit = run_seeds;
 	return GQ_OK;
+}
+
+int gq_accuracy_record_counts(const gq_program_record *rec)
+{
+	return (rec->arms & ~(1u << GQ_ARM_SOTA)) != 0;
+}
+
+int gq_accuracy_sota_passed(const gq_protocol *proto, const gq_point_record *pr, uint32_t *passed)
+{
+	*passed = UINT32_MAX;
+	if (!pr->done)
+		return 0;
+	uint32_t bits = 0;
+	int checked = 0;
+	for (int i = 0; i < proto->timing.sota_program_count; i++)
+		for (int j = 0; j < pr->program_count; j++) {
+			const gq_program_record *rec = &pr->programs[j];
+			if (!(rec->arms & (1u << GQ_ARM_SOTA)) ||
+			    strcmp(rec->program, proto->timing.sota_programs[i]) != 0)
+				continue;
+			checked = 1;
+			if (rec->status == GQ_ACC_PASS)
+				bits |= 1u << i;
+		}
+	if (checked)
+		*passed = bits;
+	return checked;
 }
 
 gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs, int program_count,
@@ -62,7 +92,8 @@ gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs
 	if (!run->points)
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 	run->point_count = proto->point_count;
-	int capacity = program_count > GQ_ARM_COUNT ? program_count : GQ_ARM_COUNT;
+	int sota = program_count == 0 && proto->sota_seeds > 0 ? proto->timing.sota_program_count : 0;
+	int capacity = (program_count > GQ_ARM_COUNT ? program_count : GQ_ARM_COUNT) + sota;
 	gq_status s = GQ_OK;
 	for (int i = 0; i < proto->point_count && s == GQ_OK; i++) {
 		gq_point_record *pr = &run->points[i];
@@ -75,7 +106,7 @@ gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs
 		if (program_count > 0) {
 			for (int j = 0; j < program_count && s == GQ_OK; j++)
 				s = add_program(pr, programs[j], j ? GQ_ARM_CANDIDATE : GQ_ARM_INCUMBENT,
-				                proto->seeds, err);
+				                proto->seeds, proto->seeds, err);
 			continue;
 		}
 		for (int arm = 0; arm < GQ_ARM_COUNT && s == GQ_OK; arm++) {
@@ -83,8 +114,11 @@ gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs
 			const char *name =
 			    gq_protocol_program(proto, i, (gq_arm)arm, pr->problem.op);
 			if (name)
-				s = add_program(pr, name, (gq_arm)arm, proto->seeds, err);
+				s = add_program(pr, name, arm, proto->seeds, proto->seeds, err);
 		}
+		for (int k = 0; k < sota && s == GQ_OK; k++)
+			s = add_program(pr, proto->timing.sota_programs[k], GQ_ARM_SOTA, proto->seeds,
+			                proto->sota_seeds, err);
 	}
 	return s;
 }
@@ -539,7 +573,8 @@ static gq_status run_group(const gq_protocol *proto, gq_backend *be, const gq_re
 			gq_point_record *pr = &run->points[members[i]];
 			for (int j = 0; j < pr->program_count && s == GQ_OK; j++) {
 				gq_program_record *rec = &pr->programs[j];
-				if (rec->status == GQ_ACC_ERROR || rec->status == GQ_ACC_UNSUPPORTED)
+				if (rec->status == GQ_ACC_ERROR || rec->status == GQ_ACC_UNSUPPORTED ||
+				    seed_index >= rec->seed_limit)
 					continue;
 				const char *why = NULL;
 				gemmq_program *prog = cache_open(cache, rec->program, &why);
@@ -561,7 +596,7 @@ static gq_status run_group(const gq_protocol *proto, gq_backend *be, const gq_re
 	for (int i = 0; i < member_count; i++) {
 		gq_point_record *pr = &run->points[members[i]];
 		for (int j = 0; j < pr->program_count; j++)
-			finish_program(&pr->programs[j], proto->seeds);
+			finish_program(&pr->programs[j], pr->programs[j].seed_limit);
 		/* The reference is shared by the group's points: each reports it. */
 		pr->reference = ref;
 		if (s == GQ_OK && ref.audited && !gq_audit_passes(&ref.audit))
@@ -607,8 +642,9 @@ gq_status gq_accuracy_execute(const gq_protocol *proto, const gq_device *dev, gq
 		s = run_group(proto, be, &refs, &cache, run, members, count, err);
 		for (int k = 0; k < count; k++)
 			for (int j = 0; j < run->points[members[k]].program_count; j++) {
-				gq_acc_status st = run->points[members[k]].programs[j].status;
-				run->failures += st == GQ_ACC_FAIL || st == GQ_ACC_ERROR;
+				const gq_program_record *rec = &run->points[members[k]].programs[j];
+				run->failures += gq_accuracy_record_counts(rec) &&
+				                 (rec->status == GQ_ACC_FAIL || rec->status == GQ_ACC_ERROR);
 			}
 		for (int k = 0; k < count && s == GQ_OK && on_point; k++)
 			s = on_point(user, run, members[k], err);

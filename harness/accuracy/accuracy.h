@@ -64,7 +64,10 @@ typedef struct gq_seed_record {
 
 typedef struct gq_program_record {
 	char program[256];
-	unsigned arms;             /* bit per gq_arm that uses it at this point */
+	unsigned arms;             /* bit per gq_arm that uses it at this point, and GQ_ARM_SOTA for
+	                              a program sota may choose (timing.sota_programs) */
+	int seed_limit;            /* it runs the first seed_limit seeds: the protocol's seeds, or
+	                              accuracy.sota_seeds for a program only sota uses */
 	gq_acc_status status;
 	char message[1024];        /* why error or unsupported; the first failure otherwise */
 	int declared_deterministic;
@@ -113,11 +116,22 @@ typedef gq_status (*gq_accuracy_point_fn)(void *user, const gq_accuracy_run *run
                                           gq_error *err);
 
 /* Allocate the records of every point of proto (status pending). The programs are the point's
- * arms' for its op (gq_protocol_program: a group's own candidate where it names one), or, when program_count > 0, programs[0] as the incumbent and the others as
- * candidates at every point (`gemmq accuracy --program`). */
+ * arms' for its op (gq_protocol_program: a group's own candidate where it names one) and, unless
+ * accuracy.sota_seeds is 0, every timing.sota_programs program (arm GQ_ARM_SOTA; on the first
+ * sota_seeds seeds when only sota uses it); or, when program_count > 0, programs[0] as the
+ * incumbent and the others as candidates at every point (`gemmq accuracy --program`). */
 gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs, int program_count,
                            gq_accuracy_run *run, gq_error *err);
 void gq_accuracy_free(gq_accuracy_run *run);
+
+/* What the sota arm may keep at a finished point: bit i set when timing.sota_programs[i] passed
+ * there. Returns 0 when the point's sota programs were not checked (sota_seeds 0, an explicit
+ * program list, or the point not finished): then every program is allowed. */
+int gq_accuracy_sota_passed(const gq_protocol *proto, const gq_point_record *pr, uint32_t *passed);
+
+/* 1 when rec counts toward failures and exit statuses: it belongs to an arm, not only to sota's
+ * choice (a sota program that fails is disclosed, and sota passes it over). */
+int gq_accuracy_record_counts(const gq_program_record *rec);
 
 /* Run every pending point. Program failures, and failed audits, are recorded in the run, not
  * returned: the return is GQ_OK unless the harness itself failed (out of memory, the device lost,

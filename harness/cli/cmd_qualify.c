@@ -141,11 +141,40 @@ static gq_status on_point(void *user, const gq_accuracy_run *run, int index, gq_
 	gq_problem_describe(&pr->problem, what, sizeof(what));
 	double elapsed = gq_cmdline_now() - q->start;
 	fprintf(stderr, "gemmq qualify: accuracy [%d/%d] %s:", q->acc_done, q->acc_total, what);
-	for (int j = 0; j < pr->program_count; j++)
-		fprintf(stderr, " %s %s", pr->programs[j].program,
-		        gq_acc_status_name(pr->programs[j].status));
+	int sota = 0, sota_passed = 0;
+	for (int j = 0; j < pr->program_count; j++) {
+		const gq_program_record *rec = &pr->programs[j];
+		if (rec->arms & (1u << GQ_ARM_SOTA)) {
+			sota++;
+			sota_passed += rec->status == GQ_ACC_PASS;
+		}
+		if (gq_accuracy_record_counts(rec))
+			fprintf(stderr, " %s %s", rec->program, gq_acc_status_name(rec->status));
+	}
+	if (sota)
+		fprintf(stderr, "; sota programs: %d of %d pass", sota_passed, sota);
 	fprintf(stderr, "  (%.0f s)\n", elapsed);
 	return GQ_OK;
+}
+
+/* The timing folder's sota file: at each point whose accuracy is done, the sota programs that
+ * passed there (the sota arm keeps the fastest of them). */
+static gq_status write_sota(const qctx *q, const char *dir, gq_error *err)
+{
+	int n = q->proto->point_count ? q->proto->point_count : 1;
+	uint32_t *passed = calloc((size_t)n, sizeof(*passed));
+	unsigned char *checked = calloc((size_t)n, 1);
+	gq_status s = passed && checked
+	                  ? GQ_OK
+	                  : gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	for (int i = 0; s == GQ_OK && i < q->proto->point_count; i++)
+		checked[i] = (unsigned char)gq_accuracy_sota_passed(q->proto, &q->acc.points[i],
+		                                                    &passed[i]);
+	if (s == GQ_OK)
+		s = gq_time_run_write_sota(dir, q->proto, passed, checked, err);
+	free(passed);
+	free(checked);
+	return s;
 }
 
 static int wanted_point(const qctx *q, int i)
@@ -482,6 +511,8 @@ int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
 			                 "cannot create the timing folder: %s", strerror(errno));
 		if (s == GQ_OK)
 			s = gq_time_run_prepare(raw_dir, &proto, &err);
+		if (s == GQ_OK)
+			s = write_sota(&q, raw_dir, &err);
 		q.timing_started = 1;
 		if (s == GQ_OK && !dev.is_host)
 			clocks = gq_clocks_open(dev.pci_bus_id, NULL, 0);
@@ -490,6 +521,7 @@ int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv)
 		                 .dir = raw_dir,
 		                 .label = "gemmq qualify",
 		                 .wanted = wanted,
+		                 .sota = 1,
 		                 .quiet = o.quiet,
 		                 .clocks = clocks,
 		                 .save = save_cb,

@@ -64,6 +64,22 @@ static gq_status read_inputs(parser *ps, const json_t *v, gq_protocol *proto)
 	return s;
 }
 
+gq_status gq_proto_check_program(parser *ps, const json_t *v)
+{
+	gq_status s = gq_proto_want_type(ps, v, JSON_STRING,
+	                                 "a program must be a name such as \"cublas:default\"");
+	if (s != GQ_OK)
+		return s;
+	gq_error reg;
+	gq_error_clear(&reg);
+	gq_status r = gq_registry_check_name(json_string_value(v), &reg);
+	if (r == GQ_ERR_INPUT)
+		return FAIL(ps, "%s", reg.message);
+	if (r != GQ_OK)
+		return gq_error_set_path(ps->err, r, reg.where, ps->path, "%s", reg.message);
+	return GQ_OK;
+}
+
 /* Read one arm, or a points[] entry's candidate: {op name: program name} into slots[op]; every
  * name is checked by the registry. what names the object in messages ("an arm"). */
 gq_status gq_proto_read_programs(parser *ps, const json_t *v, const char *what,
@@ -85,19 +101,7 @@ gq_status gq_proto_read_programs(parser *ps, const json_t *v, const char *what,
 		if (s != GQ_OK)
 			break;
 		size_t old = gq_proto_path_key(ps, key);
-		s = gq_proto_want_type(ps, prog, JSON_STRING,
-		                       "a program must be a name such as "
-		                       "\"cublas:default\"");
-		if (s == GQ_OK) {
-			gq_error reg;
-			gq_error_clear(&reg);
-			gq_status r = gq_registry_check_name(json_string_value(prog), &reg);
-			if (r == GQ_ERR_INPUT)
-				s = FAIL(ps, "%s", reg.message);
-			else if (r != GQ_OK)
-				s = gq_error_set_path(ps->err, r, reg.where, ps->path, "%s",
-				                      reg.message);
-		}
+		s = gq_proto_check_program(ps, prog);
 		if (s == GQ_OK) {
 			char **slot = &slots[gq_op_parse(key)];
 			*slot = strdup(json_string_value(prog));
@@ -306,8 +310,8 @@ static gq_status read_reference(parser *ps, const json_t *v, gq_protocol *proto)
 /* Read "accuracy": seeds, first_seed, reruns, reference, budgets. */
 static gq_status read_accuracy(parser *ps, const json_t *v, gq_protocol *proto)
 {
-	static const char *const keys[] = {"seeds", "first_seed", "reruns", "reference", "budgets",
-	                                   NULL};
+	static const char *const keys[] = {"seeds",  "first_seed", "reruns", "reference",
+	                                   "budgets", "sota_seeds", NULL};
 	static const char *const budget_keys[] = {"bf16", "fp32", "router", NULL};
 	gq_status s = gq_proto_want_type(ps, v, JSON_OBJECT, "accuracy must be an object");
 	if (s == GQ_OK)
@@ -323,6 +327,11 @@ static gq_status read_accuracy(parser *ps, const json_t *v, gq_protocol *proto)
 		s = gq_proto_read_int(ps, v, "reruns", 1, GQ_PROTOCOL_MAX_RERUNS,
 		                      "an integer from 1 to 1000", &reruns);
 	proto->seeds = (int)seeds, proto->reruns = (int)reruns, proto->first_seed = (uint64_t)first;
+	long long sota_seeds = proto->seeds;
+	if (s == GQ_OK)
+		s = gq_proto_read_int(ps, v, "sota_seeds", 0, proto->seeds,
+		                      "an integer from 0 (not checked) to accuracy.seeds", &sota_seeds);
+	proto->sota_seeds = (int)sota_seeds;
 	if (s == GQ_OK)
 		s = read_reference(ps, v, proto);
 	const json_t *budgets = json_object_get(v, "budgets");
@@ -357,7 +366,18 @@ static gq_status read_accuracy(parser *ps, const json_t *v, gq_protocol *proto)
 
 const char *gq_arm_name(gq_arm arm)
 {
-	return arm == GQ_ARM_INCUMBENT ? "incumbent" : arm == GQ_ARM_CANDIDATE ? "candidate" : "?";
+	return arm == GQ_ARM_INCUMBENT   ? "incumbent"
+	       : arm == GQ_ARM_CANDIDATE ? "candidate"
+	       : (int)arm == GQ_ARM_SOTA ? "sota"
+	                                 : "?";
+}
+
+int gq_arm_parse(const char *name)
+{
+	for (int a = 0; a <= GQ_ARM_SOTA; a++)
+		if (name && strcmp(name, gq_arm_name((gq_arm)a)) == 0)
+			return a;
+	return -1;
 }
 
 /* Fill the defaults of protocol.h into proto (zeroed). */
@@ -368,6 +388,7 @@ static void set_defaults(gq_protocol *proto)
 	proto->seeds = 10;
 	proto->reruns = 20;
 	proto->first_seed = 0;
+	proto->sota_seeds = proto->seeds;
 	snprintf(proto->budget_spec[GQ_DTYPE_BF16], sizeof(proto->budget_spec[0]), "k1_bf16");
 	snprintf(proto->budget_spec[GQ_DTYPE_FP32], sizeof(proto->budget_spec[0]), "k1_fp32");
 	snprintf(proto->router_budget_spec, sizeof(proto->router_budget_spec), "router_fp32");
@@ -384,10 +405,18 @@ static void set_defaults(gq_protocol *proto)
 	    .max_iterations = 0,
 	    .target_rel_ci = GQ_PROTOCOL_TARGET_REL_CI,
 	};
+	static const char *const sota[] = {"cublas:default",  "cublaslt:algo:0", "cublaslt:algo:1",
+	                                   "cublaslt:algo:2", "cublaslt:algo:3", "cublaslt:algo:4",
+	                                   "cublaslt:algo:5", "cublaslt:algo:6", "cublaslt:algo:7"};
+	proto->timing.sota_program_count = (int)(sizeof(sota) / sizeof(sota[0]));
+	for (int i = 0; i < proto->timing.sota_program_count; i++)
+		snprintf(proto->timing.sota_programs[i], sizeof(proto->timing.sota_programs[i]), "%s",
+		         sota[i]);
 	proto->decision = (gq_decision_spec){.min_speedup = 1.0,
 	                                     .accept_aa_band = 1,
 	                                     .max_step_slowdown = 0.013,
-	                                     .k_block_parity = 0};
+	                                     .k_block_parity = 0,
+	                                     .refine_points_per_edge = 8};
 }
 
 /* The base name of path without a ".json" suffix, into out. */

@@ -31,6 +31,7 @@ extern "C" {
 #define GQ_PROTOCOL_MAX_SEEDS 1000
 #define GQ_PROTOCOL_MAX_RERUNS 1000
 #define GQ_PROTOCOL_MAX_ITERATIONS 100000 /* timing.iterations, groups and max_iterations */
+#define GQ_PROTOCOL_MAX_SOTA 16           /* timing.sota_programs */
 
 /* Timing to a precision: the default target (the median known to ± 0.25 %), and the least
  * iterations and groups it accepts (nvbench's least sample count: with fewer, a few close samples
@@ -61,9 +62,13 @@ enum {
 };
 
 /* Arms of a protocol. incumbent is required; candidate is optional. twin and sota are made by
- * the timing engine, not written in protocols. */
+ * the timing engine, not written in protocols. GQ_ARM_SOTA marks, in accuracy records only, a
+ * program that sota may choose (timing.sota_programs); it is no arm of arms[]. */
 typedef enum gq_arm { GQ_ARM_INCUMBENT = 0, GQ_ARM_CANDIDATE, GQ_ARM_COUNT } gq_arm;
+#define GQ_ARM_SOTA GQ_ARM_COUNT
+/* "incumbent", "candidate", "sota" (for GQ_ARM_SOTA); gq_arm_parse returns -1 for others. */
 const char *gq_arm_name(gq_arm arm);
+int gq_arm_parse(const char *name);
 
 typedef struct gq_point {
 	gq_problem problem;
@@ -93,6 +98,10 @@ typedef struct gq_timing_spec {
 	 * samples. */
 	int max_iterations;
 	double target_rel_ci; /* default GQ_PROTOCOL_TARGET_REL_CI; only with max_iterations */
+	/* The programs the sota arm chooses from, fastest first (default: cublas:default and
+	 * cublaslt:algo:0 … 7); none: no sota arm */
+	char sota_programs[GQ_PROTOCOL_MAX_SOTA][256];
+	int sota_program_count;
 } gq_timing_spec;
 
 typedef struct gq_decision_spec {
@@ -100,6 +109,7 @@ typedef struct gq_decision_spec {
 	int accept_aa_band;       /* 1: a speedup inside the A/A band also passes; default 1 */
 	double max_step_slowdown; /* default 0.013 */
 	int k_block_parity;       /* 1: split planner windows by parity of ceil(T/64); default 0 */
+	int refine_points_per_edge; /* gemmq refine: rounds, so points per window edge; default 8 */
 } gq_decision_spec;
 
 typedef struct gq_protocol {
@@ -132,6 +142,10 @@ typedef struct gq_protocol {
 	 * one seed per point; harness/accuracy/provider.h). Never planted: that is a calibration
 	 * of `gemmq accuracy --reference` alone */
 	gq_reference_kind reference;
+	/* accuracy.sota_seeds: the accuracy phase also runs every sota program at each point's op on
+	 * the first sota_seeds seeds (default: all), so that the timing's sota arm chooses among the
+	 * accurate ones only; 0: not checked (sota is then the fastest of any accuracy) */
+	int sota_seeds;
 	/* budget by out dtype for fwd/dgrad/wgrad (defaults k1_bf16 and k1_fp32), and for the router
 	 * ops (default router_fp32); resolve with gq_protocol_budget. A spec is a preset name,
 	 * "custom" or "custom:<base preset>"; a custom one takes the limits marked in custom_given

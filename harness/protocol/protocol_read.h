@@ -82,6 +82,9 @@ int gq_proto_find_name(const char *name, const char *const *names, int count);
 gq_status gq_proto_read_name_set(parser *ps, const json_t *v, const char *key, const char *noun,
                                  const char *const *names, int count, int *bits);
 
+/* Check that v, at the current path, is a program name the registry knows (syntax only). */
+gq_status gq_proto_check_program(parser *ps, const json_t *v);
+
 /* Read an arm, or a points[] entry's "candidate", at the current path: {op name: program name}
  * into slots[op] (new strings; the caller frees them). Keys must be op names and every program
  * name passes the registry's syntax check. what names the object in messages ("an arm"). */

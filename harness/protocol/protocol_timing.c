@@ -4,6 +4,7 @@
  * verdict rules. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "protocol_read.h"
 
@@ -73,13 +74,53 @@ static gq_status read_precision(parser *ps, const json_t *v, gq_timing_spec *t)
 	return GQ_OK;
 }
 
+/* Read timing.sota_programs: a list of at most GQ_PROTOCOL_MAX_SOTA distinct program names
+ * (empty: no sota arm). */
+static gq_status read_sota_programs(parser *ps, const json_t *v, gq_timing_spec *t)
+{
+	const json_t *list = json_object_get(v, "sota_programs");
+	if (!list)
+		return GQ_OK;
+	size_t old = gq_proto_path_key(ps, "sota_programs");
+	gq_status s = gq_proto_want_type(ps, list, JSON_ARRAY,
+	                                 "sota_programs must be a list of program names, e.g. "
+	                                 "[\"cublas:default\", \"cublaslt:algo:0\"] ([]: no sota)");
+	if (s == GQ_OK && json_array_size(list) > GQ_PROTOCOL_MAX_SOTA)
+		s = FAIL(ps, "sota_programs names %zu programs; at most %d", json_array_size(list),
+		         GQ_PROTOCOL_MAX_SOTA);
+	t->sota_program_count = 0;
+	size_t i;
+	const json_t *x;
+	json_array_foreach(list, i, x)
+	{
+		if (s != GQ_OK)
+			break;
+		size_t inner = gq_proto_path_index(ps, i);
+		s = gq_proto_check_program(ps, x);
+		for (int k = 0; k < t->sota_program_count && s == GQ_OK; k++)
+			if (strcmp(t->sota_programs[k], json_string_value(x)) == 0)
+				s = FAIL(ps, "\"%s\" appears twice in sota_programs",
+				         json_string_value(x));
+		if (s == GQ_OK && strlen(json_string_value(x)) >= sizeof(t->sota_programs[0]))
+			s = FAIL(ps, "a sota program name may have at most %zu characters",
+			         sizeof(t->sota_programs[0]) - 1);
+		if (s == GQ_OK)
+			snprintf(t->sota_programs[t->sota_program_count++], sizeof(t->sota_programs[0]),
+			         "%s", json_string_value(x));
+		gq_proto_path_pop(ps, inner);
+	}
+	gq_proto_path_pop(ps, old);
+	return s;
+}
+
 gq_status gq_proto_read_timing(parser *ps, const json_t *v, gq_protocol *proto)
 {
 	gq_timing_spec *t = &proto->timing;
 	static const char *const keys[] = {"warmup",         "iterations",      "groups",
 	                                   "modes",          "steps",           "layouts",
 	                                   "orders",         "flush_l2_factor", "worker_timeout_s",
-	                                   "max_iterations", "target_rel_ci",   NULL};
+	                                   "max_iterations", "target_rel_ci",   "sota_programs",
+	                                   NULL};
 	static const char *const modes[] = {"graph", "eager"};
 	static const char *const steps[] = {"op", "bwd", "2fwd+bwd"};
 	static const char *const layouts[] = {"interleaved", "blocked"};
@@ -125,6 +166,8 @@ gq_status gq_proto_read_timing(parser *ps, const json_t *v, gq_protocol *proto)
 		                         &t->worker_timeout_s);
 	if (s == GQ_OK)
 		s = read_precision(ps, v, t);
+	if (s == GQ_OK)
+		s = read_sota_programs(ps, v, t);
 	return s;
 }
 
@@ -132,7 +175,7 @@ gq_status gq_proto_read_decision(parser *ps, const json_t *v, gq_protocol *proto
 {
 	gq_decision_spec *d = &proto->decision;
 	static const char *const keys[] = {"min_speedup", "accept_aa_band", "max_step_slowdown",
-	                                   "k_block_parity", NULL};
+	                                   "k_block_parity", "refine_points_per_edge", NULL};
 	gq_status s = gq_proto_want_type(ps, v, JSON_OBJECT, "decision must be an object");
 	if (s == GQ_OK)
 		s = gq_proto_check_keys(ps, v, keys, "decision");
@@ -149,5 +192,10 @@ gq_status gq_proto_read_decision(parser *ps, const json_t *v, gq_protocol *proto
 		                         &d->max_step_slowdown);
 	if (s == GQ_OK)
 		s = gq_proto_read_bool(ps, v, "k_block_parity", &d->k_block_parity);
+	long long refine = d->refine_points_per_edge;
+	if (s == GQ_OK)
+		s = gq_proto_read_int(ps, v, "refine_points_per_edge", 0, 64, "an integer from 0 to 64",
+		                      &refine);
+	d->refine_points_per_edge = (int)refine;
 	return s;
 }

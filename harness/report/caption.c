@@ -135,6 +135,45 @@ static void precision_text(const json_t *timing, double target, char *buf, size_
 	free(rel);
 }
 
+/* What the sota arm is: the programs it chose from, and whether the accuracy phase checked them
+ * (from the protocol's timing.sota_programs and accuracy.sota_seeds, and the qualification's
+ * sota counts). */
+static void sota_text(const json_t *content, const json_t *counts, char *buf, size_t size)
+{
+	const json_t *acc = json_object_get(content, "accuracy");
+	const json_t *list = json_object_get(json_object_get(content, "timing"), "sota_programs");
+	char names[900];
+	if (list)
+		join_names(list, names, sizeof(names), ", ");
+	else
+		snprintf(names, sizeof(names), "cublas:default, cublaslt:algo:0 … 7");
+	if (list && json_array_size(list) == 0) {
+		snprintf(buf, size, "No sota arm (timing.sota_programs is empty).");
+		return;
+	}
+	const json_t *seeds = json_object_get(acc, "sota_seeds");
+	long long checked = json_integer_value(json_object_get(counts, "checked_points"));
+	if (!counts || checked == 0) {
+		snprintf(buf, size,
+		         "SOTA: per op, the fastest of %s in a short trial, of any accuracy (the "
+		         "accuracy phase did not check them here).",
+		         names);
+		return;
+	}
+	char depth[64] = "every seed";
+	if (seeds)
+		snprintf(depth, sizeof(depth), "the first %lld seeds",
+		         (long long)json_integer_value(seeds));
+	snprintf(buf, size,
+	         "SOTA (accurate): per op, the fastest of %s in a short trial; at the point's op "
+	         "only among those that passed the accuracy phase (%s, every rerun). The fastest of "
+	         "them was inaccurate at %lld of %lld points, and none passed at %lld (no SOTA "
+	         "there).",
+	         names, depth,
+	         (long long)json_integer_value(json_object_get(counts, "fastest_inaccurate")),
+	         checked, (long long)json_integer_value(json_object_get(counts, "none_accurate")));
+}
+
 void gq_caption_method(const json_t *doc, const char *part, char *buf, size_t size)
 {
 	const json_t *meta = json_object_get(doc, "meta");
@@ -240,6 +279,9 @@ void gq_caption_method(const json_t *doc, const char *part, char *buf, size_t si
 		    gq_json_str(hi_at, "step"));
 	ADD(".");
 	const json_t *q = json_object_get(doc, "qualification");
+	char sota[1200];
+	sota_text(content, json_object_get(q, "sota"), sota, sizeof(sota));
+	ADD(" %s", sota);
 	if (q) {
 		const json_t *d = json_object_get(q, "decision");
 		ADD(" Verdicts: qualified when accurate on every seed and rerun, the op speedup at "

@@ -1,6 +1,8 @@
 /* cells.c: see cells.h. */
 #include "cells.h"
 
+#include "results_read.h"
+
 #include <math.h>
 
 void gq_cells_num(char *buf, size_t size, double v, const char *fmt, const char *missing)
@@ -40,4 +42,13 @@ void gq_cells_minmax(double v, double *lo, double *hi)
 		*lo = v;
 	if (!(v <= *hi))
 		*hi = v;
+}
+
+const char *gq_cells_sota_label(json_t *const *docs, int n)
+{
+	for (int f = 0; f < n; f++)
+		if (gq_json_int(json_object_get(json_object_get(docs[f], "qualification"), "sota"),
+		                "checked_points") > 0)
+			return "SOTA (accurate)";
+	return "sota";
 }

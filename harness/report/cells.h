@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -21,6 +23,11 @@ void gq_cells_header(FILE *out, int tsv, int n, const char *const *cells);
 
 /* Widen [*lo, *hi] to hold v when v is finite (start both at NAN). */
 void gq_cells_minmax(double v, double *lo, double *hi);
+
+/* The sota arm's name in tables and plots: "SOTA (accurate)" when the accuracy phase of some of
+ * docs[0..n) checked the sota programs (qualification.sota.checked_points > 0), else "sota" (the
+ * fastest library program of any accuracy). */
+const char *gq_cells_sota_label(json_t *const *docs, int n);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cells.h"
 #include "cmdline.h"
 #include "report.h"
 #include "results_read.h"
@@ -49,7 +50,7 @@ static const char usage_plot[] =
 static const char *const modes[] = {"graph", "eager"};
 static const char *const arms[] = {"incumbent", "candidate", "twin", "sota"};
 #define N_MODES 2
-#define N_COLS  9 /* per mode */
+#define N_COLS  10 /* per mode */
 
 typedef struct entry {
 	const json_t *doc, *point, *tpoint;
@@ -96,9 +97,10 @@ static int write_data(const shape *sh, const char *path, int has[N_MODES][N_COLS
 	for (int m = 0; m < N_MODES; m++)
 		fprintf(f,
 		        " %s:incumbent_us %s:candidate_us %s:twin_us %s:sota_us %s:speedup "
-		        "%s:speedup_lo %s:speedup_hi %s:sota_speedup %s:qualified_speedup",
+		        "%s:speedup_lo %s:speedup_hi %s:sota_speedup %s:qualified_speedup "
+		        "%s:sota_speedup_fastest_inaccurate",
 		        modes[m], modes[m], modes[m], modes[m], modes[m], modes[m], modes[m],
-		        modes[m], modes[m]);
+		        modes[m], modes[m], modes[m]);
 	fputs(" candidate\n", f);
 	for (int i = 0; i < sh->n; i++) {
 		const entry *e = &sh->e[i];
@@ -118,6 +120,12 @@ static int write_data(const shape *sh, const char *path, int has[N_MODES][N_COLS
 				v[5] = v[6] = v[4];
 			v[7] = v[0] / v[3];
 			v[8] = qualified ? v[4] : NAN;
+			/* where the fastest library program was inaccurate: sota is the
+			 * fastest accurate one, marked */
+			v[9] = json_is_false(json_object_get(json_object_get(e->point, "sota"),
+			                                     "fastest_passed"))
+			           ? v[7]
+			           : NAN;
 			for (int k = 0; k < N_COLS; k++) {
 				put(f, v[k]);
 				has[m][k] |= isfinite(v[k]);
@@ -179,6 +187,13 @@ static void candidate_curves(FILE *f, const shape *sh, const char *dat, const in
 	}
 }
 
+/* "SOTA (accurate)" where the file's accuracy phase checked the sota programs, else "sota". */
+static const char *sota_label(const json_t *doc)
+{
+	json_t *d = (json_t *)doc;
+	return gq_cells_sota_label(&d, 1);
+}
+
 /* The plotting commands, for one terminal. */
 static void write_body(FILE *f, const shape *sh, const char *dat, int has[N_MODES][N_COLS])
 {
@@ -204,7 +219,7 @@ static void write_body(FILE *f, const shape *sh, const char *dat, int has[N_MODE
 			        "%s \"%s\" using 1:%d with linespoints lc rgb \"%s\" dt %d pt %d "
 			        "title \"%s, %s\"",
 			        first ? "" : ",", dat, col(m, a), colors[a], m ? 2 : 1, m ? 6 : 7,
-			        arms[a], modes[m]);
+			        a == 3 ? sota_label(sh->doc) : arms[a], modes[m]);
 			first = 0;
 		}
 	if (first)
@@ -227,8 +242,14 @@ static void write_body(FILE *f, const shape *sh, const char *dat, int has[N_MODE
 		if (has[m][7])
 			fprintf(f,
 			        ", \"%s\" using 1:%d with linespoints lc rgb \"%s\" dt %d pt %d "
-			        "title \"sota, %s\"",
-			        dat, col(m, 7), colors[3], m ? 2 : 1, m ? 6 : 7, modes[m]);
+			        "title \"%s, %s\"",
+			        dat, col(m, 7), colors[3], m ? 2 : 1, m ? 6 : 7, sota_label(sh->doc),
+			        modes[m]);
+		if (has[m][9])
+			fprintf(f,
+			        ", \"%s\" using 1:%d with points pt 2 ps 1.8 lw 2 lc rgb \"%s\" "
+			        "title \"fastest library program inaccurate, %s\"",
+			        dat, col(m, 9), colors[3], modes[m]);
 		if (has[m][8])
 			fprintf(f,
 			        ", \"%s\" using 1:%d with points pt 65 ps 2.2 lw 2 lc rgb "

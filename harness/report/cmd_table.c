@@ -85,6 +85,9 @@ typedef struct table {
 	int mixed;
 	int *candidate_row; /* the first row of each distinct candidate program */
 	int ncandidates;
+	/* "SOTA (accurate)" when some file's accuracy phase checked the sota programs, else
+	 * "sota" (the fastest library program of any accuracy) */
+	const char *sota_label;
 } table;
 
 static int add_row(table *t, const row *r)
@@ -173,7 +176,25 @@ static gq_status gather(table *t, gq_error *err)
 			t->candidate_row[t->ncandidates++] = k;
 	}
 	t->mixed = t->ncandidates > 1;
+	t->sota_label = gq_cells_sota_label(t->docs, t->nfiles);
 	return GQ_OK;
+}
+
+/* The note of a row: a repeat run, or (on step op rows) what the accuracy phase found of the
+ * sota programs: the fastest inaccurate, or none accurate. */
+static void row_note(const table *t, const row *r, char *buf, size_t size)
+{
+	const json_t *p =
+	    json_array_get(json_object_get(t->docs[r->file], "points"), (size_t)r->point);
+	const json_t *so = json_object_get(p, "sota");
+	buf[0] = '\0';
+	if (r->repeat)
+		snprintf(buf, size, "repeat run");
+	else if (r->step == 0 && gq_json_int(so, "checked") > 0 && gq_json_int(so, "passed") == 0)
+		snprintf(buf, size, "no accurate library program");
+	else if (r->step == 0 && json_is_false(json_object_get(so, "fastest_passed")))
+		snprintf(buf, size, "fastest library program inaccurate (%s)",
+		         gq_json_str(so, "fastest"));
 }
 
 /* ---- formatting --------------------------------------------------------------------------- */
@@ -233,10 +254,11 @@ static void print_summary(FILE *out, const table *t, int tsv)
 		        "%s: rows (points × modes), and the smallest and largest "
 		        "speedup of the candidate over each baseline (> 1: the candidate is "
 		        "faster); repeat runs are left out.\n\n"
-		        "| part | %sstep | rows | vs incumbent, min | vs incumbent, max | vs sota, "
-		        "min | vs sota, max |\n"
+		        "| part | %sstep | rows | vs incumbent, min | vs incumbent, max | vs %s, "
+		        "min | vs %s, max |\n"
 		        "| --- | %s--- | ---: | ---: | ---: | ---: | ---: |\n",
-		        by, t->mixed ? "candidate | " : "", t->mixed ? "--- | " : "");
+		        by, t->mixed ? "candidate | " : "", t->sota_label, t->sota_label,
+		        t->mixed ? "--- | " : "");
 	for (int part = 0; part < t->nparts; part++)
 		for (int c = 0; c < (t->mixed ? t->ncandidates : 1); c++) {
 			const char *cand = t->mixed ? t->rows[t->candidate_row[c]].candidate : "";
@@ -294,15 +316,17 @@ static void print_points(FILE *out, const table *t, int tsv)
 		    "Latency in µs (median over processes of the per-process medians); speedup "
 		    "= baseline / candidate, over the incumbent with its 95 %% interval.\n\n"
 		    "| part | shape | T | dtypes | %smode | step | incumbent µs | candidate µs | "
-		    "twin µs | sota µs | vs incumbent | vs sota | verdict | note |\n"
+		    "twin µs | %s µs | vs incumbent | vs %s | verdict | note |\n"
 		    "| --- | --- | ---: | --- | %s--- | --- | ---: | ---: | ---: | ---: | ---: | "
 		    "---: | --- | --- |\n",
-		    t->mixed ? "candidate | " : "", t->mixed ? "--- | " : "");
+		    t->mixed ? "candidate | " : "", t->sota_label, t->sota_label,
+		    t->mixed ? "--- | " : "");
 	for (int k = 0; k < t->nrows; k++) {
 		const row *r = &t->rows[k];
 		cells c;
 		row_cells(t, r, tsv, &c);
-		const char *note = r->repeat ? "repeat run" : "";
+		char note[400];
+		row_note(t, r, note, sizeof(note));
 		/* the point's candidate program, a column of its own when they differ */
 		char named[160] = "";
 		if (t->mixed)

@@ -193,18 +193,21 @@ static int same_group(const rrow *a, const rrow *b)
 	       !strcmp(gq_json_str(a->change, "op"), gq_json_str(b->change, "op"));
 }
 
-static void print_summary(FILE *out, int tsv, const rows *r)
+static void print_summary(FILE *out, int tsv, const rows *r, const char *sota)
 {
 	title(out, tsv, "Summary per part, op, mode and step");
-	static const char *const head[] = {"part",
-	                                   "op",
-	                                   "mode",
-	                                   "step",
-	                                   "rows",
-	                                   "vs previous route (min)",
-	                                   "vs previous route (max)",
-	                                   "vs sota (min)",
-	                                   "vs sota (max)"};
+	char smin_h[64], smax_h[64];
+	snprintf(smin_h, sizeof(smin_h), "vs %s (min)", sota);
+	snprintf(smax_h, sizeof(smax_h), "vs %s (max)", sota);
+	const char *const head[] = {"part",
+	                            "op",
+	                            "mode",
+	                            "step",
+	                            "rows",
+	                            "vs previous route (min)",
+	                            "vs previous route (max)",
+	                            smin_h,
+	                            smax_h};
 	gq_cells_header(out, tsv, 9, head);
 	char *done = calloc((size_t)(r->n ? r->n : 1), 1);
 	for (int k = 0; done && k < r->n; k++) {
@@ -240,22 +243,24 @@ static void print_summary(FILE *out, int tsv, const rows *r)
 	free(done);
 }
 
-static void print_rows(FILE *out, int tsv, json_t **docs, const rows *r)
+static void print_rows(FILE *out, int tsv, json_t **docs, const rows *r, const char *sota)
 {
 	title(out, tsv, "Rows: each changed window's edges and the T's always shown inside it");
-	static const char *const head[] = {"change",
-	                                   "part",
-	                                   "shape",
-	                                   "dtypes",
-	                                   "T",
-	                                   "mode",
-	                                   "step",
-	                                   "previous route",
-	                                   "new route",
-	                                   "new route µs",
-	                                   "vs previous route",
-	                                   "vs sota",
-	                                   "verdict"};
+	char sota_h[64];
+	snprintf(sota_h, sizeof(sota_h), "vs %s", sota);
+	const char *const head[] = {"change",
+	                            "part",
+	                            "shape",
+	                            "dtypes",
+	                            "T",
+	                            "mode",
+	                            "step",
+	                            "previous route",
+	                            "new route",
+	                            "new route µs",
+	                            "vs previous route",
+	                            sota_h,
+	                            "verdict"};
 	gq_cells_header(out, tsv, 13, head);
 	for (int k = 0; k < r->n; k++) {
 		const rrow *x = &r->v[k];
@@ -321,8 +326,8 @@ gq_status gq_route_table(json_t **docs, char **paths, int n, const json_t *old_p
 	}
 	if (s == GQ_OK) {
 		print_changes(out, tsv, diff);
-		print_summary(out, tsv, &r);
-		print_rows(out, tsv, docs, &r);
+		print_summary(out, tsv, &r, gq_cells_sota_label(docs, n));
+		print_rows(out, tsv, docs, &r, gq_cells_sota_label(docs, n));
 		/* one caption per part, from its first file */
 		for (int f = 0; f < n; f++) {
 			char part[160], key[200], cap[8192];

@@ -60,6 +60,67 @@ gq_status gq_time_run_prepare(const char *dir, const gq_protocol *proto, gq_erro
 	return GQ_OK;
 }
 
+gq_status gq_time_run_write_sota(const char *dir, const gq_protocol *proto, const uint32_t *passed,
+                                 const unsigned char *checked, gq_error *err)
+{
+	json_t *doc = json_object(), *programs = json_array(), *pass = json_object();
+	for (int i = 0; i < proto->timing.sota_program_count; i++)
+		json_array_append_new(programs, json_string(proto->timing.sota_programs[i]));
+	for (int i = 0; i < proto->point_count; i++)
+		if (checked[i]) {
+			char key[16];
+			snprintf(key, sizeof(key), "%d", i);
+			json_object_set_new(pass, key, json_integer(passed[i]));
+		}
+	json_object_set_new(doc, "programs", programs);
+	json_object_set_new(doc, "passed", pass);
+	char path[4200], *text = json_dumps(doc, JSON_COMPACT);
+	json_decref(doc);
+	if (!text)
+		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	snprintf(path, sizeof(path), "%s/sota.json", dir);
+	gq_status s = write_file(path, text, strlen(text), err);
+	free(text);
+	return s;
+}
+
+gq_status gq_time_run_read_sota(const char *path, const gq_protocol *proto, uint32_t *passed,
+                                unsigned char *checked, gq_error *err)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(path, 0, &jerr);
+	if (!doc)
+		return gq_error_set(err, GQ_ERR_INPUT, path, "cannot read the sota file: %s",
+		                    jerr.text);
+	const json_t *programs = json_object_get(doc, "programs");
+	int same = json_array_size(programs) == (size_t)proto->timing.sota_program_count;
+	for (int i = 0; same && i < proto->timing.sota_program_count; i++) {
+		const char *n = json_string_value(json_array_get(programs, (size_t)i));
+		same = n && !strcmp(n, proto->timing.sota_programs[i]);
+	}
+	for (int i = 0; i < proto->point_count; i++)
+		passed[i] = UINT32_MAX, checked[i] = 0;
+	const char *key;
+	json_t *v;
+	json_object_foreach(json_object_get(doc, "passed"), key, v)
+	{
+		char *end = NULL;
+		long i = strtol(key, &end, 10);
+		if (!same || *end || i < 0 || i >= proto->point_count || !json_is_integer(v)) {
+			same = 0;
+			break;
+		}
+		passed[i] = (uint32_t)json_integer_value(v);
+		checked[i] = 1;
+	}
+	json_decref(doc);
+	if (!same)
+		return gq_error_set(err, GQ_ERR_INPUT, path,
+		                    "the sota file does not fit the protocol (other sota programs or "
+		                    "points)");
+	return GQ_OK;
+}
+
 /* ---- restore ------------------------------------------------------------------------------ */
 
 static void restore_clock(const json_t *o, gq_clock_sample *c)
@@ -260,8 +321,9 @@ static char **worker_argv(const gq_time_run *r, int p, const char *raw, const ch
                           const char *points_arg)
 {
 	const gq_timing_slot *s = &r->data->process[p].slot;
-	static char fd[16];
+	static char fd[16], sota[4200];
 	snprintf(fd, sizeof(fd), "%d", GQ_WORKER_STATUS_FD);
+	snprintf(sota, sizeof(sota), "%s/sota.json", r->dir);
 	const char *v[] = {"/proc/self/exe",
 	                   "time",
 	                   "--worker",
@@ -279,6 +341,8 @@ static char **worker_argv(const gq_time_run *r, int p, const char *raw, const ch
 	                   points_arg,
 	                   "--status-fd",
 	                   fd,
+	                   r->sota ? "--sota" : NULL,
+	                   sota,
 	                   NULL};
 	char **argv = malloc(sizeof(v));
 	if (argv)
@@ -446,7 +510,7 @@ void gq_time_run_remove(const char *dir)
 		int p, w, n = 0;
 		char ext[16] = "";
 		int ours =
-		    !strcmp(de->d_name, "protocol.json") ||
+		    !strcmp(de->d_name, "protocol.json") || !strcmp(de->d_name, "sota.json") ||
 		    (sscanf(de->d_name, "process%d-worker%d.%15s%n", &p, &w, ext, &n) == 3 &&
 		     (!strcmp(ext, "jsonl") || !strcmp(ext, "log") || !strcmp(ext, "points")));
 		if (!ours)

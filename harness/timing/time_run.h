@@ -53,6 +53,7 @@ typedef struct gq_time_run {
 	const char *dir;             /* the run's folder (must exist, with protocol.json) */
 	const char *label;           /* "gemmq qualify": prefixes the default news lines */
 	const unsigned char *wanted; /* NULL: every point; else the points with wanted[i] != 0 */
+	int sota;                    /* 1: workers take dir/sota.json (gq_time_run_write_sota) */
 	int quiet;                   /* 1: no news at all */
 	/* NULL: news goes to stderr as "<label>: timing [k/n] process p (layout, order): point
 	 * (t s, ETA s)" and "<label>: timing process p: <failure>"; else it is called instead, with
@@ -76,6 +77,17 @@ gq_status gq_time_run_prepare(const char *dir, const gq_protocol *proto, gq_erro
  * receives the number of (point, process) cells settled afterwards. */
 gq_status gq_time_run_restore(gq_timing_data *d, const json_t *timing, const char *dir, int *cells,
                               gq_error *err);
+
+/* Write dir/sota.json, what the workers' sota arm may choose: {"programs": timing.sota_programs,
+ * "passed": {"<point index>": bit set of the programs that passed the accuracy phase at the
+ * point's op}}, for the points with checked[i] != 0 (the others allow every program). */
+gq_status gq_time_run_write_sota(const char *dir, const gq_protocol *proto, const uint32_t *passed,
+                                 const unsigned char *checked, gq_error *err);
+
+/* Read a sota file (as written above) for proto: passed[i] and checked[i] for every point
+ * (unchecked: every bit set). GQ_ERR_INPUT when it is unreadable or names other programs. */
+gq_status gq_time_run_read_sota(const char *path, const gq_protocol *proto, uint32_t *passed,
+                                unsigned char *checked, gq_error *err);
 
 /* The number of wanted (point, process) cells still pending. */
 int gq_time_run_count_pending(const gq_timing_data *d, const unsigned char *wanted);

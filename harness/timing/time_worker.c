@@ -2,7 +2,10 @@
  * cli/cmd_time.h).
  *
  *   gemmq time --worker --protocol FILE --device N|host --layout L --order O --raw FILE
- *              --points I,J,…|@FILE [--status-fd FD]
+ *              --points I,J,…|@FILE [--status-fd FD] [--sota FILE]
+ *
+ * --sota: the programs the sota arm may keep at each point's op (time_run.h's sota file);
+ * without it every sota program may be kept.
  *
  * Hidden: the parent starts it. CUPTI is set up before anything else touches CUDA (before the
  * device is opened), then the engine times the listed points in the listed order; each point is
@@ -21,6 +24,7 @@
 
 #include "cupti_timer.h"
 #include "device.h"
+#include "time_run.h"
 #include "protocol.h"
 #include "time_worker.h"
 #include "timing.h"
@@ -91,8 +95,9 @@ int gq_time_worker_main(int argc, char **argv)
 	                                     {"raw", required_argument, NULL, 'o'},
 	                                     {"points", required_argument, NULL, 'i'},
 	                                     {"status-fd", required_argument, NULL, 's'},
+	                                     {"sota", required_argument, NULL, 'a'},
 	                                     {NULL, 0, NULL, 0}};
-	const char *protocol = NULL, *spec = NULL, *raw = NULL, *points_arg = "";
+	const char *protocol = NULL, *spec = NULL, *raw = NULL, *points_arg = "", *sota = NULL;
 	int layout = -1, order = -1, status_fd = -1, c;
 	gq_error err;
 	gq_error_clear(&err);
@@ -112,6 +117,8 @@ int gq_time_worker_main(int argc, char **argv)
 			points_arg = optarg;
 		else if (c == 's')
 			status_fd = atoi(optarg);
+		else if (c == 'a')
+			sota = optarg;
 		else if (c != 'w') {
 			gq_error_set(&err, GQ_ERR_INPUT, NULL, "unknown option");
 			return fail(&err);
@@ -134,8 +141,19 @@ int gq_time_worker_main(int argc, char **argv)
 	if (gq_protocol_load(protocol, &proto, &err) != GQ_OK)
 		return fail(&err);
 	int *points = NULL, count = 0;
-	if (parse_points(points_arg, proto.point_count, &points, &count, &err) != GQ_OK) {
+	int n = proto.point_count ? proto.point_count : 1;
+	uint32_t *passed = calloc((size_t)n, sizeof(*passed));
+	unsigned char *checked = calloc((size_t)n, 1);
+	gq_status ps = passed && checked ? GQ_OK
+	                                 : gq_error_set(&err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
+	if (ps == GQ_OK && sota)
+		ps = gq_time_run_read_sota(sota, &proto, passed, checked, &err);
+	if (ps == GQ_OK)
+		ps = parse_points(points_arg, proto.point_count, &points, &count, &err);
+	if (ps != GQ_OK) {
 		free(points);
+		free(passed);
+		free(checked);
 		gq_protocol_free(&proto);
 		return fail(&err);
 	}
@@ -173,6 +191,7 @@ int gq_time_worker_main(int argc, char **argv)
 		const char *arms[GQ_ARM_COUNT][GQ_OP_COUNT];
 		gq_protocol_point_arms(&proto, index, arms);
 		gq_timing_engine_set_programs(e, arms);
+		gq_timing_engine_set_sota(e, passed[index], checked[index]);
 		gq_timing_point pt;
 		gq_error run_err;
 		gq_error_clear(&run_err);
@@ -201,6 +220,8 @@ int gq_time_worker_main(int argc, char **argv)
 		fclose(f);
 	gq_timing_engine_free(e);
 	free(points);
+	free(passed);
+	free(checked);
 	gq_protocol_free(&proto);
 	return s == GQ_OK ? GQ_EXIT_OK : fail(&err);
 }

@@ -54,6 +54,7 @@ static gq_status host_engine_init(const gq_device *dev, const gq_timing_config *
 	e->cfg = *cfg;
 	e->dev = *dev;
 	e->host = 1;
+	e->host_sota = -1;
 	if (e->cfg.reverse_allocation < 0)
 		e->cfg.reverse_allocation = cfg->layout == GQ_LAYOUT_BLOCKED;
 	gq_trace_init(&e->trace);
@@ -170,6 +171,30 @@ void gq_timing_engine_set_programs(gq_timing_engine *e,
 			e->cfg.programs[a][op] = programs[a][op];
 }
 
+void gq_timing_engine_set_sota(gq_timing_engine *e, uint32_t passed, int checked)
+{
+	e->cfg.sota_passed = checked ? passed : UINT32_MAX;
+	e->cfg.sota_checked = checked != 0;
+}
+
+/* 1 when some sota program is a host program (opened once; a name that does not open is not). */
+static int host_sota(gq_timing_engine *e)
+{
+	if (e->host_sota >= 0)
+		return e->host_sota;
+	e->host_sota = 0;
+	for (int i = 0; i < e->cfg.sota_count && !e->host_sota; i++) {
+		gq_error oe;
+		gq_error_clear(&oe);
+		gemmq_program *prog = NULL;
+		if (gq_program_open(e->cfg.sota_programs[i], &prog, &oe) != GQ_OK)
+			continue;
+		e->host_sota = gq_program_is_host(prog);
+		gq_program_close(prog);
+	}
+	return e->host_sota;
+}
+
 gq_status gq_timing_run_point(gq_timing_engine *e, const gq_problem *point, gq_timing_point *out,
                               gq_error *err)
 {
@@ -178,12 +203,19 @@ gq_status gq_timing_run_point(gq_timing_engine *e, const gq_problem *point, gq_t
 	out->layout = e->cfg.layout;
 	out->order = e->cfg.order;
 	out->reverse_allocation = e->cfg.reverse_allocation;
+	out->sota_count = e->cfg.sota_count;
+	out->sota_passed = e->cfg.sota_passed;
+	out->sota_checked = e->cfg.sota_checked;
+	for (int op = 0; op < GQ_OP_COUNT; op++)
+		for (int c = 0; c < GQ_TIMING_SOTA_MAX; c++)
+			out->sota_trial_ns[op][c] = NAN;
+	int sota_here = e->cfg.sota && (!e->host || host_sota(e));
 	point_state *ps = calloc(1, sizeof(*ps));
 	if (!ps)
 		return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 	ps->p = *point;
 	gq_timing_plan_arms(e, ps);
-	if (e->host)
+	if (!sota_here)
 		ps->arm[GQ_TIMING_ARM_SOTA].present = 0;
 	for (int step = 0; step < GQ_STEP_COUNT; step++) {
 		if (!(e->cfg.steps & (1 << step)))
@@ -203,15 +235,17 @@ gq_status gq_timing_run_point(gq_timing_engine *e, const gq_problem *point, gq_t
 					se->status = GQ_ERR_UNSUPPORTED;
 					snprintf(se->message, sizeof(se->message), "not requested");
 				}
-				if (e->host && (m == GQ_MODE_GRAPH || a == GQ_TIMING_ARM_SOTA) &&
+				int sota_gpu = a == GQ_TIMING_ARM_SOTA && e->cfg.sota && !sota_here;
+				if (e->host && (m == GQ_MODE_GRAPH || sota_gpu) &&
 				    (e->cfg.modes & (1 << m)) && (e->cfg.steps & (1 << st)) &&
 				    (a == GQ_TIMING_ARM_SOTA ? e->cfg.sota : ps->arm[a].present)) {
 					se->requested = 0;
 					se->status = GQ_ERR_UNSUPPORTED;
 					snprintf(
 					    se->message, sizeof(se->message), "%s",
-					    a == GQ_TIMING_ARM_SOTA
-					        ? "sota: the library programs run on GPUs only"
+					    sota_gpu
+					        ? "sota: its programs (timing.sota_programs) run on GPUs "
+					          "only"
 					        : "graph mode needs CUDA graphs: the host backend "
 					          "times eager launches only");
 				}

@@ -13,8 +13,12 @@
  *              candidate route replaces only the ops it names). Present when the candidate
  *              names a program for the point's op;
  *   twin       the incumbent's programs opened and prepared a second time (the A/A control);
- *   sota       per op, the fastest of cublas:default and cublaslt:algo:0..7, chosen in this
- *              process by a short graph-mode timing pass on the sota arm's own buffers.
+ *   sota       per op, the fastest of the protocol's sota programs (timing.sota_programs;
+ *              default cublas:default and cublaslt:algo:0..7), chosen in this process by a
+ *              short timing pass (graph mode; eager on the host backend) on the sota arm's own
+ *              buffers. Every program is tried; at the point's own op only those that passed the
+ *              accuracy phase may be kept (gq_timing_engine_set_sota), so that sota is the
+ *              fastest *accurate* program there. An op where none may be kept has no sota.
  * Steps, built from each arm's per-op programs (the router ops map to their router_* forms):
  *   op         the point's op alone;                     timed cfg.iterations times
  *   bwd        dgrad, wgrad;                             timed cfg.groups times
@@ -102,13 +106,10 @@ int gq_timing_layout_parse(const char *name);
 int gq_timing_order_parse(const char *name);
 
 #define GQ_TIMING_MAX_STEP_OPS 4
-#define GQ_TIMING_SOTA_CHOICES 9 /* cublas:default and cublaslt:algo:0..7 */
+#define GQ_TIMING_SOTA_MAX GQ_PROTOCOL_MAX_SOTA /* programs the sota arm may choose from */
 
 /* The ops of a step for a point of op `op`, in launch order, into ops; returns their number. */
 int gq_timing_step_ops(gq_op op, gq_timing_step step, gq_op ops[GQ_TIMING_MAX_STEP_OPS]);
-
-/* The library program names sota chooses from, in trial order (index < GQ_TIMING_SOTA_CHOICES). */
-const char *gq_timing_sota_choice(int index);
 
 /* One worker process of the process matrix (DESIGN.md, Timing method). */
 typedef struct gq_timing_slot {
@@ -147,8 +148,15 @@ typedef struct gq_timing_config {
 	/* programs[arm][op] for the protocol's arms (NULL: none); strings are borrowed */
 	const char *programs[GQ_ARM_COUNT][GQ_OP_COUNT];
 	int twin;            /* 1: time the twin arm */
-	int sota;            /* 1: choose and time the sota arm */
-	int sota_iterations; /* timed graph replays per library program in the choice pass */
+	int sota;            /* 1: choose and time the sota arm (needs sota_count > 0) */
+	int sota_iterations; /* timed replays per program in the choice pass */
+	/* the programs sota chooses from, in trial order (borrowed) */
+	const char *sota_programs[GQ_TIMING_SOTA_MAX];
+	int sota_count;
+	/* at the point's op, sota may keep program i only when bit i is set
+	 * (gq_timing_engine_set_sota; default all); sota_checked: the bits come from accuracy */
+	uint32_t sota_passed;
+	int sota_checked;
 	uint64_t seed;       /* of the inputs */
 	gq_input_spec inputs[GQ_TENSOR_COUNT];
 	size_t cupti_buffer_bytes; /* 0: GQ_CUPTI_BUFFER_BYTES */
@@ -156,8 +164,8 @@ typedef struct gq_timing_config {
 
 /* Defaults: the protocol defaults (warm-up 10, 100 iterations, 15 groups, fixed counts (target
  * GQ_PROTOCOL_TARGET_REL_CI), both modes, step op, flush factor 2), interleaved, forward,
- * allocation by layout, twin and sota on, 10 sota iterations, seed 0, normal inputs of scale 1, no
- * programs. */
+ * allocation by layout, twin on, 10 sota iterations, seed 0, normal inputs of scale 1, no
+ * programs; sota on, from cublas:default and cublaslt:algo:0..7, every one allowed. */
 void gq_timing_config_init(gq_timing_config *cfg);
 
 /* The configuration of one worker of a protocol: its timing section, arms, first seed and inputs,
@@ -193,9 +201,13 @@ typedef struct gq_timing_point {
 	int reverse_allocation;
 	gq_timing_series series[GQ_TIMING_ARM_COUNT][GQ_MODE_COUNT][GQ_STEP_COUNT];
 	/* the sota choice per op: the program kept ("" when none), and each trial's median span in
-	 * ns (NAN when it could not run) */
-	char sota[GQ_OP_COUNT][32];
-	double sota_trial_ns[GQ_OP_COUNT][GQ_TIMING_SOTA_CHOICES];
+	 * ns, in the order of cfg.sota_programs (NAN when it could not run); at the point's op,
+	 * the programs sota could keep (cfg.sota_passed, cfg.sota_checked) */
+	char sota[GQ_OP_COUNT][256];
+	int sota_count;
+	double sota_trial_ns[GQ_OP_COUNT][GQ_TIMING_SOTA_MAX];
+	uint32_t sota_passed;
+	int sota_checked;
 	size_t orphans; /* kernels seen outside any tagged iteration (diagnostics) */
 } gq_timing_point;
 
@@ -229,6 +241,11 @@ void gq_timing_engine_quiet(gq_timing_engine *e, gq_quiet *q);
  * the previous point's programs is kept. Strings are borrowed: they must outlive those points. */
 void gq_timing_engine_set_programs(gq_timing_engine *e,
                                    const char *const programs[GQ_ARM_COUNT][GQ_OP_COUNT]);
+
+/* At the point timed next, sota may keep, at the point's op, program i of cfg.sota_programs
+ * only when bit i of passed is set; checked says that the bits come from the accuracy phase (0:
+ * every program is allowed, passed is ignored). */
+void gq_timing_engine_set_sota(gq_timing_engine *e, uint32_t passed, int checked);
 
 /* Time one point: fills *out (free it with gq_timing_point_free). A program that cannot be
  * prepared, captured or launched fails only its series (status and message); the return value

@@ -180,8 +180,8 @@ void gq_timing_arm_free(arm_state *a)
 
 /* ---- The sota choice ------------------------------------------------------------------------- */
 
-/* Median span (ns) of a graph of one launch over the configured sota iterations; NAN when it
- * could not be captured, launched or timed (msg says why). */
+/* Median span (ns) of one launch over the configured sota iterations, replayed as a graph (eager
+ * on the host backend); NAN when it could not be captured, launched or timed (msg says why). */
 static gq_status trial(gq_timing_engine *e, gemmq_program *prog, void *inst,
                        const gemmq_operands *io, double *median_ns, char *msg, size_t msg_size,
                        gq_error *err)
@@ -189,7 +189,7 @@ static gq_status trial(gq_timing_engine *e, gemmq_program *prog, void *inst,
 	*median_ns = NAN;
 	launcher l = {.count = 1, .prog = {prog}, .inst = {inst}, .io = {io}};
 	cudaGraphExec_t exec = NULL;
-	if (gq_timing_capture(e, &l, &exec, msg, msg_size))
+	if (!e->host && gq_timing_capture(e, &l, &exec, msg, msg_size))
 		return GQ_OK;
 	l.exec = exec;
 	int n = e->cfg.sota_iterations, warm = e->cfg.warmup < 3 ? e->cfg.warmup : 3;
@@ -227,14 +227,16 @@ static gq_status trial(gq_timing_engine *e, gemmq_program *prog, void *inst,
 			         gq_timing_kernels_per_id(e, ids, n));
 		}
 	}
-	(void)cudaGraphExecDestroy(exec);
+	if (exec)
+		(void)cudaGraphExecDestroy(exec);
 	free(ids);
 	free(span);
 	return s;
 }
 
-/* Choose, for each needed op, the fastest library program on the sota arm's buffers, and keep
- * its instance as the arm's program for that op. */
+/* Choose, for each needed op, the fastest sota program on the sota arm's buffers, and keep its
+ * instance as the arm's program for that op. Every program is tried (the trials say which was
+ * fastest of all); at the point's op only those in cfg.sota_passed may be kept. */
 static gq_status choose_sota(gq_timing_engine *e, point_state *ps, gq_timing_point *pt,
                              gq_error *err)
 {
@@ -243,16 +245,19 @@ static gq_status choose_sota(gq_timing_engine *e, point_state *ps, gq_timing_poi
 		if (!ps->needed[op] || a->op_status[op] != GQ_OK)
 			continue;
 		gq_problem q = op_problem(&ps->p, (gq_op)op);
+		int own = op == (int)ps->p.op;
 		double best_ns = INFINITY;
-		char last[1000] = "no library program ran";
-		for (int c = 0; c < GQ_TIMING_SOTA_CHOICES; c++) {
-			pt->sota_trial_ns[op][c] = NAN;
+		int ran = 0;
+		char last[1000] = "no program ran";
+		for (int c = 0; c < e->cfg.sota_count; c++) {
+			const char *name = e->cfg.sota_programs[c];
+			int allowed = !own || (e->cfg.sota_passed >> c & 1u);
 			gemmq_program *prog = NULL;
 			void *inst = NULL;
 			gq_status why = GQ_OK;
 			char msg[1000] = "";
-			if (open_prepare(e, &q, gq_timing_sota_choice(c), &a->io[op], &prog, &inst,
-			                 &why, msg, sizeof(msg))) {
+			if (open_prepare(e, &q, name, &a->io[op], &prog, &inst, &why, msg,
+			                 sizeof(msg))) {
 				snprintf(last, sizeof(last), "%s", msg);
 				continue;
 			}
@@ -263,10 +268,10 @@ static gq_status choose_sota(gq_timing_engine *e, point_state *ps, gq_timing_poi
 				return s;
 			}
 			pt->sota_trial_ns[op][c] = ns;
-			if (!(ns < best_ns)) {
+			ran += !isnan(ns);
+			if (!allowed || !(ns < best_ns)) {
 				if (isnan(ns))
-					snprintf(last, sizeof(last), "%s: %s",
-					         gq_timing_sota_choice(c), msg);
+					snprintf(last, sizeof(last), "%s: %s", name, msg);
 				release_program(prog, inst);
 				continue;
 			}
@@ -274,14 +279,18 @@ static gq_status choose_sota(gq_timing_engine *e, point_state *ps, gq_timing_poi
 			a->prog[op] = prog;
 			a->inst[op] = inst;
 			best_ns = ns;
-			snprintf(a->names[op], sizeof(a->names[op]), "%s",
-			         gq_timing_sota_choice(c));
+			snprintf(a->names[op], sizeof(a->names[op]), "%s", name);
 		}
 		if (a->prog[op])
 			snprintf(pt->sota[op], sizeof(pt->sota[op]), "%s", a->names[op]);
+		else if (ran && own)
+			gq_timing_op_fail(a, (gq_op)op, GQ_ERR_UNSUPPORTED,
+			                  "no accurate program: of the %d sota programs that ran, none "
+			                  "passed the accuracy phase at this point",
+			                  ran);
 		else
 			gq_timing_op_fail(a, (gq_op)op, GQ_ERR_UNSUPPORTED,
-			                  "no library program could run it: %s", last);
+			                  "no sota program could run it: %s", last);
 	}
 	return GQ_OK;
 }

@@ -29,12 +29,13 @@ struct gq_timing_engine {
 	char clocks_note[256];
 	gq_trace trace;
 	uint64_t next_id; /* the last external id used; ids are never reused in a process */
+	int host_sota;    /* host: 1 when some sota program runs on the host, -1 not yet known */
 };
 
 /* One arm at one point. */
 typedef struct arm_state {
 	int present;
-	char names[GQ_OP_COUNT][128]; /* program per op, "" for none */
+	char names[GQ_OP_COUNT][256]; /* program per op, "" for none */
 	gemmq_program *prog[GQ_OP_COUNT];
 	void *inst[GQ_OP_COUNT];
 	gq_status op_status[GQ_OP_COUNT]; /* GQ_OK: prepared */

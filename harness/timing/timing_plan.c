@@ -10,7 +10,7 @@ static const char *const mode_names[] = {"graph", "eager"};
 static const char *const step_names[] = {"op", "bwd", "2fwd+bwd"};
 static const char *const layout_names[] = {"interleaved", "blocked"};
 static const char *const order_names[] = {"forward", "reverse"};
-static const char *const sota_choices[GQ_TIMING_SOTA_CHOICES] = {
+static const char *const sota_default[] = {
     "cublas:default",  "cublaslt:algo:0", "cublaslt:algo:1", "cublaslt:algo:2", "cublaslt:algo:3",
     "cublaslt:algo:4", "cublaslt:algo:5", "cublaslt:algo:6", "cublaslt:algo:7"};
 
@@ -68,11 +68,6 @@ int gq_timing_order_parse(const char *name)
 	return parse_of(order_names, 2, name);
 }
 
-const char *gq_timing_sota_choice(int index)
-{
-	return index >= 0 && index < GQ_TIMING_SOTA_CHOICES ? sota_choices[index] : NULL;
-}
-
 int gq_timing_step_ops(gq_op op, gq_timing_step step, gq_op ops[GQ_TIMING_MAX_STEP_OPS])
 {
 	int router = gq_op_is_router(op);
@@ -109,8 +104,13 @@ void gq_timing_config_init(gq_timing_config *cfg)
 	cfg->order = GQ_ORDER_FORWARD;
 	cfg->reverse_allocation = -1;
 	cfg->twin = 1;
+	cfg->sota_count = (int)(sizeof(sota_default) / sizeof(sota_default[0]));
+	for (int i = 0; i < cfg->sota_count; i++)
+		cfg->sota_programs[i] = sota_default[i];
 	cfg->sota = 1;
 	cfg->sota_iterations = 10;
+	cfg->sota_passed = UINT32_MAX;
+	cfg->sota_checked = 0;
 	for (int t = 0; t < GQ_TENSOR_COUNT; t++)
 		cfg->inputs[t] = (gq_input_spec){.dist = GQ_DIST_NORMAL, .scale = 1.0};
 }
@@ -133,6 +133,10 @@ void gq_timing_config_from_protocol(const gq_protocol *proto, gq_timing_layout l
 	for (int a = 0; a < GQ_ARM_COUNT; a++)
 		for (int op = 0; op < GQ_OP_COUNT; op++)
 			cfg->programs[a][op] = proto->arms[a][op];
+	cfg->sota_count = t->sota_program_count;
+	for (int i = 0; i < t->sota_program_count; i++)
+		cfg->sota_programs[i] = t->sota_programs[i];
+	cfg->sota = t->sota_program_count > 0;
 	cfg->seed = proto->first_seed;
 	for (int i = 0; i < GQ_TENSOR_COUNT; i++)
 		cfg->inputs[i] = proto->inputs[i];

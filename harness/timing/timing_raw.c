@@ -81,14 +81,19 @@ json_t *gq_timing_raw_point(const gq_timing_point *pt, const char *fatal)
 	json_object_set_new(o, "orphans", json_integer((json_int_t)pt->orphans));
 	json_t *sota = json_object(), *trials = json_object();
 	for (int op = 0; op < GQ_OP_COUNT; op++) {
-		if (!pt->sota[op][0])
-			continue;
-		json_object_set_new(sota, gq_op_name((gq_op)op), json_string(pt->sota[op]));
-		json_object_set_new(trials, gq_op_name((gq_op)op),
-		                    samples_json(pt->sota_trial_ns[op], GQ_TIMING_SOTA_CHOICES));
+		if (pt->sota[op][0])
+			json_object_set_new(sota, gq_op_name((gq_op)op), json_string(pt->sota[op]));
+		int tried = 0;
+		for (int c = 0; c < pt->sota_count; c++)
+			tried |= !isnan(pt->sota_trial_ns[op][c]);
+		if (tried)
+			json_object_set_new(trials, gq_op_name((gq_op)op),
+			                    samples_json(pt->sota_trial_ns[op], pt->sota_count));
 	}
 	json_object_set_new(o, "sota", sota);
 	json_object_set_new(o, "sota_trials_ns", trials);
+	json_object_set_new(o, "sota_passed",
+	                    pt->sota_checked ? json_integer(pt->sota_passed) : json_null());
 	json_t *series = json_array();
 	for (int a = 0; a < GQ_TIMING_ARM_COUNT; a++)
 		for (int m = 0; m < GQ_MODE_COUNT; m++)
@@ -302,7 +307,7 @@ gq_status gq_timing_raw_parse_point(const json_t *line, gq_timing_point *pt, cha
 	if (f && fatal && fatal_size)
 		snprintf(fatal, fatal_size, "%s", f);
 	for (int o = 0; o < GQ_OP_COUNT; o++)
-		for (int c = 0; c < GQ_TIMING_SOTA_CHOICES; c++)
+		for (int c = 0; c < GQ_TIMING_SOTA_MAX; c++)
 			pt->sota_trial_ns[o][c] = NAN;
 	const char *key;
 	json_t *v;
@@ -312,12 +317,23 @@ gq_status gq_timing_raw_parse_point(const json_t *line, gq_timing_point *pt, cha
 		if (o < 0 || !json_is_string(v))
 			return bad(err, "sota", "names an unknown op or no program");
 		snprintf(pt->sota[o], sizeof(pt->sota[o]), "%s", json_string_value(v));
-		const json_t *tr = json_object_get(json_object_get(line, "sota_trials_ns"), key);
-		for (size_t c = 0; c < json_array_size(tr) && c < GQ_TIMING_SOTA_CHOICES; c++)
-			pt->sota_trial_ns[o][c] = json_is_number(json_array_get(tr, c))
-			                              ? json_number_value(json_array_get(tr, c))
+	}
+	json_object_foreach(json_object_get(line, "sota_trials_ns"), key, v)
+	{
+		int o = gq_op_parse(key);
+		if (o < 0 || !json_is_array(v) || json_array_size(v) > GQ_TIMING_SOTA_MAX)
+			return bad(err, "sota_trials_ns",
+			           "names an unknown op or is not a list of at most 16 numbers");
+		if ((int)json_array_size(v) > pt->sota_count)
+			pt->sota_count = (int)json_array_size(v);
+		for (size_t c = 0; c < json_array_size(v); c++)
+			pt->sota_trial_ns[o][c] = json_is_number(json_array_get(v, c))
+			                              ? json_number_value(json_array_get(v, c))
 			                              : NAN;
 	}
+	const json_t *passed = json_object_get(line, "sota_passed");
+	pt->sota_checked = json_is_integer(passed);
+	pt->sota_passed = pt->sota_checked ? (uint32_t)json_integer_value(passed) : UINT32_MAX;
 	const json_t *series = json_object_get(line, "series");
 	if (!json_is_array(series))
 		return bad(err, "series", "is not an array");

@@ -7,12 +7,16 @@
  * then one line per timed point, appended and flushed to disk (fsync) as soon as it is measured:
  *   { "index": i (in the protocol's expanded points), "op", "d_in", "d_out", "t", "in", "out",
  *     "fatal": null | "why the worker had to stop after this point",
- *     "orphans": n, "sota": { op: program, ... }, "sota_trials_ns": { op: [9 numbers|null] },
+ *     "orphans": n, "sota": { op: program kept, ... },
+ *     "sota_trials_ns": { op: [a median or null per timing.sota_programs entry] },
+ *     "sota_passed": bit i set: sota program i passed the accuracy phase at the point's op
+ *                    (null: not checked, every program allowed),
  *     "series": [ { "arm", "mode", "step", "requested", "status": "ok"|"unsupported"|"error",
  *                   "message", "programs", "kernels", "span_ns": [...], "busy_ns": [...],
  *                   "launch_ns": [...], "clock_before": clock, "clock_after": clock }, ... ] }
- *   launch_ns: the host time of each sample's launch calls; "quiet" and "launch_ns" came after
- *   the first files of this version, whose readers ignore them, and are optional to read.
+ *   launch_ns: the host time of each sample's launch calls; "quiet", "launch_ns" and
+ *   "sota_passed" came after the first files of this version, whose readers ignore them, and are
+ *   optional to read.
  *   clock = { "valid", "sm_mhz", "max_sm_mhz", "temperature_c", "reasons" }
  * A worker killed mid-write leaves at most a last line without its newline; readers ignore such
  * a line (and only it), so whatever was measured before the crash survives.

@@ -199,6 +199,49 @@ typedef struct counts {
 	int ok, error, pending, throttled;
 } counts;
 
+/* {op: [{program, median_ns, passed}]}: each sota program's trial, the median over the processes
+ * that ran it; passed (at the point's op, when the accuracy phase checked it) whether sota could
+ * keep it. Ops without any trial are left out. */
+static json_t *sota_trials_json(const gq_timing_data *d, int i)
+{
+	json_t *o = json_object();
+	const gq_timing_point *first = NULL;
+	for (int p = 0; p < d->process_count && !first; p++) {
+		const gq_timing_cell *c = gq_timing_data_cell(d, i, p);
+		if (c->has_point)
+			first = &c->pt;
+	}
+	if (!first)
+		return o;
+	for (int op = 0; op < GQ_OP_COUNT; op++) {
+		json_t *list = json_array();
+		int any = 0;
+		for (int k = 0; k < d->spec.sota_program_count && k < GQ_TIMING_SOTA_MAX; k++) {
+			double v[GQ_TIMING_MAX_SLOTS];
+			int n = 0;
+			for (int p = 0; p < d->process_count; p++) {
+				const gq_timing_cell *c = gq_timing_data_cell(d, i, p);
+				if (c->has_point && isfinite(c->pt.sota_trial_ns[op][k]))
+					v[n++] = c->pt.sota_trial_ns[op][k];
+			}
+			any |= n > 0;
+			json_t *t = json_object();
+			json_object_set_new(t, "program", json_string(d->spec.sota_programs[k]));
+			json_object_set_new(t, "median_ns", n ? num(gq_stats_median(v, n)) : json_null());
+			json_object_set_new(t, "passed",
+			                    op == (int)d->points[i].op && first->sota_checked
+			                        ? json_boolean(first->sota_passed >> k & 1u)
+			                        : json_null());
+			json_array_append_new(list, t);
+		}
+		if (any)
+			json_object_set_new(o, gq_op_name((gq_op)op), list);
+		else
+			json_decref(list);
+	}
+	return o;
+}
+
 static json_t *point_json(const gq_timing_data *d, int i, const gq_stats_bootstrap *boot, counts *n)
 {
 	json_t *o = json_object();
@@ -230,6 +273,7 @@ static json_t *point_json(const gq_timing_data *d, int i, const gq_stats_bootstr
 			json_array_set_new(a, (size_t)p, json_string(prog));
 		}
 	}
+	json_object_set_new(o, "sota_trials", sota_trials_json(d, i));
 	int error = gq_timing_point_error(d, i);
 	json_t *series = json_array(), *speedups = json_array(), *aa = json_array();
 	for (int m = 0; m < GQ_MODE_COUNT; m++)

@@ -87,7 +87,7 @@ static json_t *program_json(const gq_program_record *rec)
 	json_t *o = json_object();
 	json_object_set_new(o, "program", json_string(rec->program));
 	json_t *arms = json_array();
-	for (int a = 0; a < GQ_ARM_COUNT; a++)
+	for (int a = 0; a <= GQ_ARM_SOTA; a++)
 		if (rec->arms & (1u << a))
 			json_array_append_new(arms, json_string(gq_arm_name((gq_arm)a)));
 	json_object_set_new(o, "arms", arms);

@@ -322,8 +322,9 @@ gq_status gq_results_restore_accuracy(const json_t *doc, const gq_protocol *prot
 		pr->reference_gflops = gq_json_num(acc, "reference_gflops");
 		restore_reference(acc, &pr->reference);
 		for (int j = 0; j < pr->program_count; j++)
-			run->failures += pr->programs[j].status == GQ_ACC_FAIL ||
-			                 pr->programs[j].status == GQ_ACC_ERROR;
+			run->failures += gq_accuracy_record_counts(&pr->programs[j]) &&
+			                 (pr->programs[j].status == GQ_ACC_FAIL ||
+			                  pr->programs[j].status == GQ_ACC_ERROR);
 		(*restored)++;
 	}
 	const json_t *ref = json_object_get(json_object_get(doc, "summary"), "reference");

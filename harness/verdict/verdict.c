@@ -492,6 +492,61 @@ static json_t *disclosed_zones(const json_t *points)
 	return zones;
 }
 
+/* The point's accurate-SOTA record: which sota programs the accuracy phase checked and how they
+ * did, the fastest of them in the timing's trials (and whether it passed), and the program the
+ * sota arm timed at the point's op (the fastest that passed). */
+static json_t *sota_summary(const json_t *p, const json_t *tp)
+{
+	json_t *o = json_object(), *failed = json_array();
+	int checked = 0, passed = 0;
+	size_t i;
+	const json_t *rec;
+	json_array_foreach(json_object_get(json_object_get(p, "accuracy"), "programs"), i, rec)
+	{
+		const char *st = str(rec, "status");
+		if (!has_arm(rec, "sota") ||
+		    (strcmp(st, "pass") && strcmp(st, "fail") && strcmp(st, "error")))
+			continue; /* unsupported here, or not run yet */
+		checked++;
+		passed += !strcmp(st, "pass");
+		if (strcmp(st, "fail") && strcmp(st, "error"))
+			continue;
+		json_t *f = json_object();
+		json_object_set_new(f, "program", json_string(str(rec, "program")));
+		json_object_set_new(f, "status", json_string(st));
+		json_object_set_new(f, "message", json_string(str(rec, "message")));
+		json_array_append_new(failed, f);
+	}
+	/* the fastest trial at the point's op, over every sota program */
+	const char *op = str(p, "op"), *fastest = NULL;
+	double best = INFINITY;
+	const json_t *t;
+	json_array_foreach(json_object_get(json_object_get(tp, "sota_trials"), op), i, t)
+	{
+		double ns = number(t, "median_ns");
+		if (ns < best)
+			best = ns, fastest = str(t, "program");
+	}
+	const char *chosen = NULL;
+	const json_t *c;
+	json_array_foreach(json_object_get(json_object_get(tp, "sota"), op), i, c)
+		if (json_is_string(c) && !chosen)
+			chosen = json_string_value(c);
+	const json_t *fastest_rec = NULL;
+	json_array_foreach(json_object_get(json_object_get(p, "accuracy"), "programs"), i, rec)
+		if (fastest && has_arm(rec, "sota") && !strcmp(str(rec, "program"), fastest))
+			fastest_rec = rec;
+	json_object_set_new(o, "checked", json_integer(checked));
+	json_object_set_new(o, "passed", json_integer(passed));
+	json_object_set_new(o, "fastest", fastest ? json_string(fastest) : json_null());
+	json_object_set_new(o, "fastest_passed",
+	                    fastest_rec ? json_boolean(!strcmp(str(fastest_rec, "status"), "pass"))
+	                                : json_null());
+	json_object_set_new(o, "chosen", chosen ? json_string(chosen) : json_null());
+	json_object_set_new(o, "failed", failed);
+	return o;
+}
+
 gq_status gq_verdict_apply(json_t *doc, const gq_decision_spec *d, uint64_t timing_seed,
                            gq_error *err)
 {
@@ -510,6 +565,7 @@ gq_status gq_verdict_apply(json_t *doc, const gq_decision_spec *d, uint64_t timi
 	gq_verdict_op_region(d, band_lo, band_hi, &op_region);
 	gq_verdict_step_region(d, &step_region);
 	int counts[GQ_VERDICT_COUNT] = {0}, no_candidate = 0, disclosed = 0;
+	int sota_checked = 0, fastest_inaccurate = 0, none_accurate = 0;
 	size_t i;
 	json_t *p;
 	json_array_foreach(points, i, p)
@@ -527,6 +583,13 @@ gq_status gq_verdict_apply(json_t *doc, const gq_decision_spec *d, uint64_t timi
 		counts[kind]++;
 		disclosed += json_is_true(json_object_get(v, "disclosed"));
 		json_object_set_new(p, "verdict", v);
+		json_t *so = sota_summary(p, tp);
+		if (json_integer_value(json_object_get(so, "checked")) > 0) {
+			sota_checked++;
+			fastest_inaccurate += json_is_false(json_object_get(so, "fastest_passed"));
+			none_accurate += json_integer_value(json_object_get(so, "passed")) == 0;
+		}
+		json_object_set_new(p, "sota", so);
 	}
 	json_t *q = json_object();
 	json_object_set_new(q, "format_version", json_integer(GQ_QUALIFICATION_FORMAT_VERSION));
@@ -564,6 +627,11 @@ gq_status gq_verdict_apply(json_t *doc, const gq_decision_spec *d, uint64_t timi
 	json_object_set_new(c, "disclosed", json_integer(disclosed));
 	json_object_set_new(q, "counts", c);
 	json_object_set_new(q, "disclosed_zones", disclosed_zones(points));
+	json_t *so = json_object();
+	json_object_set_new(so, "checked_points", json_integer(sota_checked));
+	json_object_set_new(so, "fastest_inaccurate", json_integer(fastest_inaccurate));
+	json_object_set_new(so, "none_accurate", json_integer(none_accurate));
+	json_object_set_new(q, "sota", so);
 	json_object_set_new(doc, "qualification", q);
 	return GQ_OK;
 }

@@ -47,8 +47,8 @@ for m, s in zip(merged["points"], single["points"]):
         continue
     if not m["accuracy"]["done"]:
         bad.append(f"{m['id']}: accuracy not done and not lost"); continue
-    ma = [(r["program"], r["status"], [x["output_fnv1a64"] for x in r["seeds"]]) for r in m["accuracy"]["programs"]]
-    sa = [(r["program"], r["status"], [x["output_fnv1a64"] for x in r["seeds"]]) for r in s["accuracy"]["programs"]]
+    ma = [(r["program"], r["status"], [x["output_fnv1a64"] for x in r.get("seeds", [])]) for r in m["accuracy"]["programs"]]
+    sa = [(r["program"], r["status"], [x["output_fnv1a64"] for x in r.get("seeds", [])]) for r in s["accuracy"]["programs"]]
     if ma != sa:
         bad.append(f"{m['id']}: accuracy {ma} != unsharded {sa}")
     if sv == "inaccurate" or mv == "inaccurate":
@@ -129,7 +129,7 @@ expect 0 'gemmq accuracy: e2e-qualify-host: 6 points done of 6, 0 lost; programs
 python3 - "$tmp/a.json" "$tmp/a1.json" <<'PY' || say_fail "accuracy --devices differs from one run"
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
-rec = lambda d: [(p["id"], [(r["program"], r["status"], [x["output_fnv1a64"] for x in r["seeds"]])
+rec = lambda d: [(p["id"], [(r["program"], r["status"], [x["output_fnv1a64"] for x in r.get("seeds", [])])
                             for r in p["accuracy"]["programs"]]) for p in d["points"]]
 assert rec(a) == rec(b), (rec(a), rec(b))
 assert a["meta"]["complete"] and a["meta"]["command"] == "accuracy"

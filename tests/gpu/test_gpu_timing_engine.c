@@ -95,7 +95,7 @@ static gq_status sink(void *user, const gq_timing_point *pt, gq_error *err)
 	double sota = median_of(&pt->series[GQ_TIMING_ARM_SOTA][GQ_MODE_GRAPH][GQ_STEP_OP]);
 	double aa = gq_stats_aa_ratio(inc, twin);
 	printf("point %d: sota %s (trials:", pt->index, pt->sota[pt->problem.op]);
-	for (int c = 0; c < GQ_TIMING_SOTA_CHOICES; c++)
+	for (int c = 0; c < pt->sota_count; c++)
 		printf(" %.2f", 1e-3 * pt->sota_trial_ns[pt->problem.op][c]);
 	printf(" us), A/A incumbent/twin %.4f, incumbent/sota %.4f, orphans %zu\n", aa,
 	       gq_stats_speedup(inc, sota), pt->orphans);

@@ -68,8 +68,58 @@ static void test_precision(void)
 	    t, (const char *const[]){"$.timing.target_rel_ci: ", "needs max_iterations", NULL});
 }
 
+/* timing.sota_programs: the default nine library programs, a list of its own, [] for no sota;
+ * accuracy.sota_seeds: all seeds by default, 0 … seeds. */
+static void test_sota(void)
+{
+	const char *head = "{\"format_version\": 1, \"points\": [{\"op\": \"fwd\", \"shapes\": "
+	                   "[{\"d_in\": 8, \"d_out\": 8}], \"tokens\": 7, \"dtypes\": {\"out\": "
+	                   "\"bf16\"}}], \"arms\": {\"incumbent\": {\"fwd\": \"host:ref\"}}";
+	char t[1024];
+	gq_protocol p;
+	gq_error err;
+	snprintf(t, sizeof(t), "%s, \"accuracy\": {\"seeds\": 4}}", head);
+	gq_status s = parse(t, &p, &err);
+	CHECK_MSG(s == GQ_OK, "%s", err.message);
+	if (s == GQ_OK) {
+		CHECK(p.timing.sota_program_count == 9 && p.sota_seeds == 4);
+		CHECK(!strcmp(p.timing.sota_programs[0], "cublas:default") &&
+		      !strcmp(p.timing.sota_programs[8], "cublaslt:algo:7"));
+		gq_protocol_free(&p);
+	}
+	snprintf(t, sizeof(t),
+	         "%s, \"accuracy\": {\"seeds\": 4, \"sota_seeds\": 1}, \"timing\": "
+	         "{\"sota_programs\": [\"host:wrong:0\", \"cal:slow:50:host:ref\"]}}",
+	         head);
+	s = parse(t, &p, &err);
+	CHECK_MSG(s == GQ_OK, "%s", err.message);
+	if (s == GQ_OK) {
+		CHECK(p.timing.sota_program_count == 2 && p.sota_seeds == 1);
+		CHECK(!strcmp(p.timing.sota_programs[1], "cal:slow:50:host:ref"));
+		gq_protocol_free(&p);
+	}
+	snprintf(t, sizeof(t), "%s, \"timing\": {\"sota_programs\": []}}", head);
+	s = parse(t, &p, &err);
+	CHECK_MSG(s == GQ_OK, "%s", err.message);
+	if (s == GQ_OK) {
+		CHECK(p.timing.sota_program_count == 0);
+		gq_protocol_free(&p);
+	}
+	snprintf(t, sizeof(t), "%s, \"timing\": {\"sota_programs\": [\"host:ref\", \"host:ref\"]}}",
+	         head);
+	expect_error(t, (const char *const[]){"$.timing.sota_programs[1]: ", "appears twice",
+	                                      NULL});
+	snprintf(t, sizeof(t), "%s, \"timing\": {\"sota_programs\": [\"cublas:nope\"]}}", head);
+	expect_error(t, (const char *const[]){"$.timing.sota_programs[0]: ", NULL});
+	snprintf(t, sizeof(t), "%s, \"timing\": {\"sota_programs\": \"host:ref\"}}", head);
+	expect_error(t, (const char *const[]){"$.timing.sota_programs: ", "a list", NULL});
+	snprintf(t, sizeof(t), "%s, \"accuracy\": {\"seeds\": 3, \"sota_seeds\": 4}}", head);
+	expect_error(t, (const char *const[]){"$.accuracy.sota_seeds: ", NULL});
+}
+
 int main(void)
 {
 	test_precision();
+	test_sota();
 	return gq_check_exit("test_protocol_timing");
 }

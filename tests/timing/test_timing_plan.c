@@ -51,10 +51,6 @@ static void test_step_ops(void)
 	      ops[0] == GQ_OP_ROUTER_DGRAD);
 	CHECK(gq_timing_step_ops(GQ_OP_FWD, GQ_STEP_COUNT, ops) == 0);
 
-	CHECK(strcmp(gq_timing_sota_choice(0), "cublas:default") == 0);
-	CHECK(strcmp(gq_timing_sota_choice(GQ_TIMING_SOTA_CHOICES - 1), "cublaslt:algo:7") == 0);
-	CHECK(gq_timing_sota_choice(GQ_TIMING_SOTA_CHOICES) == NULL);
-	CHECK(gq_timing_sota_choice(-1) == NULL);
 }
 
 static void test_config(void)
@@ -66,6 +62,9 @@ static void test_config(void)
 	CHECK(c.flush_l2_factor == 2.0);
 	CHECK(c.layout == GQ_LAYOUT_INTERLEAVED && c.order == GQ_ORDER_FORWARD);
 	CHECK(c.reverse_allocation == -1 && c.twin == 1 && c.sota == 1);
+	CHECK(c.sota_count == 9 && strcmp(c.sota_programs[0], "cublas:default") == 0 &&
+	      strcmp(c.sota_programs[8], "cublaslt:algo:7") == 0);
+	CHECK(c.sota_passed == UINT32_MAX && !c.sota_checked);
 	CHECK(c.programs[GQ_ARM_INCUMBENT][GQ_OP_FWD] == NULL);
 
 	gq_protocol proto;

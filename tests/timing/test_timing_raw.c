@@ -24,8 +24,11 @@ static void make_point(gq_timing_point *pt, int index, int64_t t)
 	                           .out_dtype = GQ_DTYPE_FP32};
 	pt->orphans = 3;
 	snprintf(pt->sota[GQ_OP_WGRAD], sizeof(pt->sota[0]), "cublaslt:algo:2");
-	for (int c = 0; c < GQ_TIMING_SOTA_CHOICES; c++)
+	pt->sota_count = 9;
+	for (int c = 0; c < pt->sota_count; c++)
 		pt->sota_trial_ns[GQ_OP_WGRAD][c] = c == 4 ? NAN : 1000.0 + c;
+	pt->sota_checked = index % 2;
+	pt->sota_passed = pt->sota_checked ? 0x5u : UINT32_MAX;
 	gq_timing_series *se = &pt->series[GQ_TIMING_ARM_INCUMBENT][GQ_MODE_GRAPH][GQ_STEP_OP];
 	se->requested = 1;
 	se->status = GQ_OK;
@@ -71,7 +74,10 @@ static gq_status on_point(void *user, const gq_timing_point *pt, const char *fat
 	CHECK(pt->orphans == 3);
 	CHECK(strcmp(pt->sota[GQ_OP_WGRAD], "cublaslt:algo:2") == 0 && !pt->sota[GQ_OP_FWD][0]);
 	CHECK(pt->sota_trial_ns[GQ_OP_WGRAD][3] == 1003.0 &&
-	      isnan(pt->sota_trial_ns[GQ_OP_WGRAD][4]));
+	      isnan(pt->sota_trial_ns[GQ_OP_WGRAD][4]) && pt->sota_count == 9);
+	/* the accuracy phase's verdict on the sota programs travels with the point */
+	CHECK(pt->sota_checked == pt->index % 2);
+	CHECK(pt->sota_passed == (pt->sota_checked ? 0x5u : UINT32_MAX));
 	const gq_timing_series *se =
 	    &pt->series[GQ_TIMING_ARM_INCUMBENT][GQ_MODE_GRAPH][GQ_STEP_OP];
 	CHECK(se->requested && se->status == GQ_OK && se->kernels == 2 && se->count == 3);
