@@ -15,6 +15,7 @@ extern "C" {
 
 int gq_cmd_qualify(int argc, char **argv, int full_argc, char **full_argv);
 int gq_cmd_bench(int argc, char **argv, int full_argc, char **full_argv);
+int gq_cmd_refine(int argc, char **argv, int full_argc, char **full_argv);
 
 #ifdef __cplusplus
 }

@@ -42,6 +42,7 @@ static const char usage_main[] =
     "  plot RESULTS...            gnuplot PNG and SVG per shape: latency and speedup vs T\n"
     "  compare OLD NEW            regressions beyond the noise, flipped verdicts (Markdown, JUnit)\n"
     "  merge A B... -o FILE       join the results of shards of one protocol\n"
+    "  refine RESULTS             qualify more T until every window edge is exact\n"
     "  bench [PROTOCOL]           benchmark: every program vs cuBLASLt top 8 and the HBM floor\n"
     "\n"
     "options:\n"
@@ -644,6 +645,8 @@ int main(int argc, char **argv)
 		return gq_cmd_compare(sub_argc, sub_argv);
 	if (strcmp(command, "merge") == 0)
 		return gq_cmd_merge(sub_argc, sub_argv, argc, argv);
+	if (strcmp(command, "refine") == 0)
+		return gq_cmd_refine(sub_argc, sub_argv, argc, argv);
 	if (strcmp(command, "bench") == 0)
 		return gq_cmd_bench(sub_argc, sub_argv, argc, argv);
 	fprintf(stderr, "gemmq: unknown command '%s'\n\n%s", command, usage_main);

@@ -1,5 +1,5 @@
-/* programs_host.c: host:ref, host:split, host:wrong:<seed>, host:unwritten, host:crash:<T> (see
- * programs_host.h).
+/* programs_host.c: host:ref, host:split, host:wrong:<seed>, host:unwritten, host:crash:<T>,
+ * host:slow-above:<T> (see programs_host.h).
  *
  * One launch: A is converted to FP32 [M,K] and B to FP32 [K,Npad] (Npad = N rounded up to the
  * column block, zero-padded), both row-major, into buffers allocated at prepare. The conversion is
@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "reference.h"
@@ -32,19 +33,21 @@
 #define HOST_MAX_THREADS    64
 #define HOST_MIN_WORK       (1 << 18) /* multiply-adds below which one thread does the launch */
 #define HOST_WRONG_FRACTION 0.05
+#define HOST_SLOW_FACTOR    3 /* host:slow-above: launches above its T take this many times as long */
 
 typedef enum host_kind {
 	HOST_REF = 0,
 	HOST_SPLIT,
 	HOST_WRONG,
 	HOST_UNWRITTEN,
-	HOST_CRASH
+	HOST_CRASH,
+	HOST_SLOW_ABOVE
 } host_kind;
 
 typedef struct host_program {
 	gemmq_program program; /* program.ctx points back at this struct */
 	host_kind kind;
-	uint64_t param; /* host:wrong's seed, host:crash's token count */
+	uint64_t param; /* host:wrong's seed, host:crash's and host:slow-above's token count */
 	char name[48];
 } host_program;
 
@@ -88,7 +91,8 @@ static int parse_u64(const char *text, uint64_t *value)
  * GQ_ERR_INPUT with a message. */
 static gq_status parse_name(const char *name, host_kind *kind, uint64_t *seed, gq_error *err)
 {
-	static const char wrong[] = "host:wrong:", crash[] = "host:crash:";
+	static const char wrong[] = "host:wrong:", crash[] = "host:crash:",
+	                  slow[] = "host:slow-above:";
 	*seed = 0;
 	if (strcmp(name, "host:ref") == 0)
 		*kind = HOST_REF;
@@ -112,6 +116,14 @@ static gq_status parse_name(const char *name, host_kind *kind, uint64_t *seed, g
 			    err, GQ_ERR_INPUT, NULL,
 			    "program '%s': the token count of host:crash:<T> must be "
 			    "a decimal integer ≥ 1",
+			    name);
+	} else if (strncmp(name, slow, sizeof(slow) - 1) == 0) {
+		*kind = HOST_SLOW_ABOVE;
+		if (parse_u64(name + sizeof(slow) - 1, seed) != 0 || *seed > (uint64_t)INT64_MAX)
+			return gq_error_set(
+			    err, GQ_ERR_INPUT, NULL,
+			    "program '%s': the token count of host:slow-above:<T> must be "
+			    "a decimal integer ≥ 0",
 			    name);
 	} else
 		return gq_error_set(err, GQ_ERR_INPUT, NULL, "'%s' is not a host program", name);
@@ -331,6 +343,18 @@ static void plant_error(const gemmq_problem *p, void *out)
 	store(p, out, idx, (float)(v + delta));
 }
 
+/* Busy-wait until factor times the time since t0 has passed since t0 (host:slow-above). */
+static void spin_for(const struct timespec *t0, int factor)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	const double start = (double)t0->tv_sec * 1e9 + (double)t0->tv_nsec;
+	const double end = start + factor * ((double)t.tv_sec * 1e9 + (double)t.tv_nsec - start);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((double)t.tv_sec * 1e9 + (double)t.tv_nsec < end);
+}
+
 static int host_launch(void *instance, const gemmq_operands *io, void *stream, char *msg,
                        size_t msg_size)
 {
@@ -348,6 +372,8 @@ static int host_launch(void *instance, const gemmq_operands *io, void *stream, c
 		(void)setrlimit(RLIMIT_CORE, &none);
 		raise(SIGSEGV);
 	}
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	host_job jobs[HOST_MAX_THREADS];
 	const int count = inst->threads;
 	const int rotation = (int)(inst->launches++ % HOST_SLICES);
@@ -363,6 +389,8 @@ static int host_launch(void *instance, const gemmq_operands *io, void *stream, c
 	run_jobs(compute_thread, jobs, count);
 	if (inst->kind == HOST_WRONG && inst->p.seed == inst->param)
 		plant_error(&inst->p, io->out);
+	if (inst->kind == HOST_SLOW_ABOVE && (uint64_t)inst->p.t > inst->param)
+		spin_for(&t0, HOST_SLOW_FACTOR);
 	return 0;
 }
 
@@ -384,6 +412,9 @@ static const char *describe(host_kind kind)
 	case HOST_CRASH:
 		return "host:ref, except that a launch at token count T kills its process with "
 		       "SIGSEGV";
+	case HOST_SLOW_ABOVE:
+		return "host:ref, except that launches at token counts above T take 3 times as "
+		       "long";
 	default:
 		return "host:ref that never writes output element 0";
 	}
@@ -406,7 +437,8 @@ gq_status gq_programs_host_open(const char *name, gemmq_program **out, gq_error 
 	uint32_t flags = GEMMQ_PROGRAM_HOST;
 	if (kind != HOST_SPLIT)
 		flags |= GEMMQ_PROGRAM_DETERMINISTIC;
-	if (kind == HOST_WRONG || kind == HOST_UNWRITTEN || kind == HOST_CRASH)
+	if (kind == HOST_WRONG || kind == HOST_UNWRITTEN || kind == HOST_CRASH ||
+	    kind == HOST_SLOW_ABOVE)
 		flags |= GEMMQ_PROGRAM_PLANTED;
 	hp->program = (gemmq_program){.abi_version = GEMMQ_PROGRAM_ABI_VERSION,
 	                              .name = hp->name,

@@ -11,6 +11,9 @@
  *   host:crash:<T>     planted: host:ref, except that a launch on a point of token count T
  *                      kills its own process with SIGSEGV (core files off): how gemmq time's
  *                      tests crash a worker. Never run it in gemmq accuracy: it ends that process.
+ *   host:slow-above:<T> planted: host:ref, except that launches at token counts above T take 3
+ *                      times as long (a busy wait after the product): a route that stops
+ *                      qualifying at a known T, for gemmq qualify --refine-edges.
  *
  * Inputs are BF16; outputs BF16 (round to nearest even) or FP32. Operands are host memory and the
  * stream is ignored (NULL). Work is spread over the CPU's cores with pthreads; every element is

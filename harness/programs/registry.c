@@ -56,6 +56,13 @@ static const gq_program_family base_families[] = {
      .deterministic = 1,
      .planted = 1,
      .open = gq_programs_host_open},
+    {.pattern = "host:slow-above:<T>",
+     .description = "host:ref, except that launches at token counts above <T> take 3 times as "
+                    "long (tests gemmq qualify --refine-edges)",
+     .host = 1,
+     .deterministic = 1,
+     .planted = 1,
+     .open = gq_programs_host_open},
     {.pattern = "cublas:default",
      .description = "cublasGemmEx with CUBLAS_GEMM_DEFAULT, FP32 compute (what torch.mm does)",
      .host = 0,
@@ -108,7 +115,7 @@ static const gq_program_family base_families[] = {
 };
 
 #define BASE_COUNT ((int)(sizeof(base_families) / sizeof(base_families[0])))
-#define HOST_FAMILIES 5 /* our own kernels are listed after the host families */
+#define HOST_FAMILIES 6 /* our own kernels are listed after the host families */
 
 /* The syntax check of each family, in the order of families[], and a hint for error messages. */
 typedef struct family_syntax {
@@ -117,6 +124,7 @@ typedef struct family_syntax {
 } family_syntax;
 
 static const family_syntax base_syntax[] = {
+    {gq_programs_host_check, ""},
     {gq_programs_host_check, ""},
     {gq_programs_host_check, ""},
     {gq_programs_host_check, ""},

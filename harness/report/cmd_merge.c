@@ -21,6 +21,7 @@
 #include "protocol.h"
 #include "results.h"
 #include "results_read.h"
+#include "sha256.h"
 #include "status.h"
 #include "timing_results.h"
 #include "verdict.h"
@@ -428,6 +429,135 @@ static gq_status merge(json_t **docs, char **paths, int n, int full_argc, char *
 			json_decref(doc);
 			return s;
 		}
+	}
+	*out = doc;
+	return GQ_OK;
+}
+
+/* The protocol of a file without the keys a join may differ in (points, name, description). */
+static json_t *protocol_rest(const json_t *doc)
+{
+	json_t *c = json_deep_copy(json_object_get(
+	    json_object_get(json_object_get(doc, "meta"), "protocol"), "content"));
+	if (!c)
+		return NULL;
+	json_object_del(c, "points");
+	json_object_del(c, "name");
+	json_object_del(c, "description");
+	return c;
+}
+
+gq_status gq_report_join(const json_t *base, const char *base_path, const json_t *extra,
+                         const char *extra_path, int full_argc, char **full_argv, json_t **out,
+                         gq_error *err)
+{
+	*out = NULL;
+	char a[200], b[200];
+	gq_results_part_key(base, a, sizeof(a));
+	gq_results_part_key(extra, b, sizeof(b));
+	if (strcmp(a, b) != 0)
+		return gq_error_set(err, GQ_ERR_INPUT, extra_path,
+		                    "was measured on part %s, but %s on part %s: only results of one "
+		                    "part join",
+		                    b, base_path, a);
+	json_t *ra = protocol_rest(base), *rb = protocol_rest(extra);
+	int same = ra && rb && json_equal(ra, rb);
+	json_decref(ra);
+	json_decref(rb);
+	if (!same)
+		return gq_error_set(err, GQ_ERR_INPUT, extra_path,
+		                    "its protocol differs from %s's in more than its points: only "
+		                    "points measured the same way join",
+		                    base_path);
+	const json_t *tb = json_object_get(base, "timing"), *te = json_object_get(extra, "timing");
+	if (!tb || !te || !json_object_get(base, "qualification"))
+		return gq_error_set(err, GQ_ERR_INPUT, tb ? extra_path : base_path,
+		                    "a join needs two qualified results files (gemmq qualify)");
+	const json_t *pb = json_object_get(base, "points"), *pe = json_object_get(extra, "points");
+	for (size_t i = 0; i < json_array_size(pe); i++)
+		for (size_t j = 0; j < json_array_size(pb); j++)
+			if (!strcmp(gq_json_str(json_array_get(pe, i), "id"),
+			            gq_json_str(json_array_get(pb, j), "id")))
+				return gq_error_set(err, GQ_ERR_INPUT, extra_path,
+				                    "point %s is in %s too: a join adds new points only",
+				                    gq_json_str(json_array_get(pe, i), "id"), base_path);
+	json_t *docs[2] = {(json_t *)base, (json_t *)extra};
+	char *paths[2] = {(char *)base_path, (char *)extra_path};
+	json_t *points = json_array(), *tpoints = json_array();
+	for (int f = 0; f < 2; f++) {
+		const json_t *pts = json_object_get(docs[f], "points");
+		for (size_t i = 0; i < json_array_size(pts); i++) {
+			json_t *p = json_deep_copy(json_array_get(pts, i));
+			json_object_del(p, "verdict");
+			json_object_del(p, "sota");
+			json_array_append_new(points, p);
+			const json_t *tp = gq_results_timing_point(docs[f], i);
+			json_t *t = tp ? json_deep_copy(tp) : json_object();
+			json_object_set_new(t, "index", json_integer((json_int_t)json_array_size(tpoints)));
+			json_array_append_new(tpoints, t);
+		}
+	}
+	json_t *doc = json_object();
+	json_object_set_new(doc, "format_version", json_integer(GQ_RESULTS_FORMAT_VERSION));
+	json_object_set_new(doc, "kind", json_string("gemmq-results"));
+	json_t *meta = json_deep_copy(json_object_get(base, "meta"));
+	json_object_set_new(meta, "command", json_string("merge"));
+	json_t *argv = json_array();
+	for (int i = 0; i < full_argc; i++)
+		json_array_append_new(argv, json_string(full_argv[i]));
+	json_object_set_new(meta, "argv", argv);
+	char now[32];
+	gq_results_now(now);
+	json_object_set_new(meta, "finished", json_string(now));
+	json_object_set_new(
+	    meta, "complete",
+	    json_boolean(json_is_true(json_object_get(json_object_get(base, "meta"), "complete")) &&
+	                 json_is_true(json_object_get(json_object_get(extra, "meta"), "complete"))));
+	json_object_del(meta, "shard");
+	json_object_del(meta, "resumed");
+	json_object_set_new(meta, "merged_from", merged_from(docs, paths, 2));
+	/* the protocol: the base's, its points followed by the extra's */
+	json_t *pj = json_object_get(meta, "protocol");
+	json_t *content = json_object_get(pj, "content");
+	json_t *entries = json_object_get(content, "points");
+	json_array_extend(entries, json_object_get(json_object_get(json_object_get(
+	                                               json_object_get(extra, "meta"), "protocol"),
+	                                                               "content"),
+	                                           "points"));
+	char *text = json_dumps(content, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	char sha[65] = "";
+	if (text)
+		gq_sha256_hex(text, strlen(text), sha);
+	free(text);
+	json_object_set_new(pj, "sha256", json_string(sha));
+	char source[600];
+	snprintf(source, sizeof(source), "%s joined with %s", gq_json_str(pj, "source"),
+	         gq_json_str(json_object_get(json_object_get(extra, "meta"), "protocol"),
+	                     "source"));
+	json_object_set_new(pj, "source", json_string(source));
+	json_object_set_new(doc, "meta", meta);
+	json_object_set(doc, "device", json_object_get(base, "device"));
+	json_object_set_new(doc, "points", points);
+	json_object_set_new(doc, "summary", accuracy_summary(points, docs, 2));
+	json_t *t = json_object();
+	json_object_set(t, "format_version", json_object_get(tb, "format_version"));
+	json_object_set(t, "backend", json_object_get(tb, "backend"));
+	json_object_set(t, "method", json_object_get(tb, "method"));
+	json_t *procs = processes(docs, 2);
+	json_object_set_new(t, "processes", procs);
+	json_object_set_new(t, "points", tpoints);
+	json_object_set_new(t, "aa_band", aa_band(tpoints));
+	json_object_set_new(t, "summary", timing_summary(tpoints, procs));
+	json_object_set_new(doc, "timing", t);
+	gq_protocol proto;
+	gq_status s = gq_results_protocol(doc, base_path, &proto, err);
+	if (s == GQ_OK) {
+		s = gq_verdict_apply(doc, &proto.decision, proto.first_seed, err);
+		gq_protocol_free(&proto);
+	}
+	if (s != GQ_OK) {
+		json_decref(doc);
+		return s;
 	}
 	*out = doc;
 	return GQ_OK;

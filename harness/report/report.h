@@ -39,6 +39,14 @@ gq_status gq_report_plan(json_t **docs, char **paths, int n, int force_parity, j
 gq_status gq_report_merge(json_t **docs, char **paths, int n, int full_argc, char **full_argv,
                           json_t **out, int *duplicates, gq_error *err);
 
+/* Join two qualified results files of one part whose protocols differ only in their points
+ * (name and description aside): the base's points, then extra's (none may be in both), the
+ * protocol the base's with extra's points[] entries appended, the A/A band, summaries and
+ * verdicts made again over the whole (gemmq refine adds its points so). */
+gq_status gq_report_join(const json_t *base, const char *base_path, const json_t *extra,
+                         const char *extra_path, int full_argc, char **full_argv, json_t **out,
+                         gq_error *err);
+
 #ifdef __cplusplus
 }
 #endif

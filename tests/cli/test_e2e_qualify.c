@@ -11,7 +11,9 @@
  *    up to the protocol's); the final file is complete and valid.
  * 3. Shards: --shard 0/2 and 1/2 each measure half; gemmq merge joins them into a complete,
  *    valid file with every verdict; merge refuses a file of another protocol (exit 2), and
- *    qualify refuses to resume a results file of another protocol (exit 2). */
+ *    qualify refuses to resume a results file of another protocol (exit 2).
+ * 4. Accurate SOTA (test_sota).
+ * 5. gemmq refine (test_refine). */
 #include <dirent.h>
 #include <jansson.h>
 #include <signal.h>
@@ -139,6 +141,176 @@ static void test_host(void)
 	}
 	json_decref(again);
 	json_decref(doc);
+}
+
+/* The whole of a text file (malloc'd), or NULL. */
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = malloc(1 << 20);
+	size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+	fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	return buf;
+}
+
+/* The point's sota series (eager op): its status and median, or "" and NAN. */
+static const json_t *sota_series(const json_t *doc)
+{
+	const json_t *tp = json_array_get(json_object_get(json_object_get(doc, "timing"), "points"), 0);
+	size_t i;
+	const json_t *s;
+	json_array_foreach(json_object_get(tp, "series"), i, s)
+	{
+		if (!strcmp(e2e_str(s, "arm"), "sota") && !strcmp(e2e_str(s, "mode"), "eager") &&
+		    !strcmp(e2e_str(s, "step"), "op"))
+			return s;
+	}
+	return NULL;
+}
+
+/* 4. Accurate SOTA (qualify-sota.json): the fastest sota program is inaccurate, so the sota arm
+ *    times the fastest accurate one and the results disclose the other; with only the
+ *    inaccurate program to choose from, the point has no sota and says why. A sota program
+ *    that fails does not fail the run. */
+static void test_sota(void)
+{
+	char proto[512], out[512];
+	protocol_path(proto, sizeof(proto), "qualify-sota");
+	path_in(out, sizeof(out), "sota.json");
+	int code = run((const char *const[]){"qualify", proto, "--device", "host", "-o", out, "-q",
+	                                     NULL});
+	CHECK_MSG(code == 0, "exit status %d, expected 0 (a failing sota program is disclosed, "
+	                     "not a failure)", code);
+	check_valid(out);
+	json_t *doc = load(out);
+	if (!doc)
+		return;
+	const json_t *p = json_array_get(json_object_get(doc, "points"), 0);
+	const json_t *so = json_object_get(p, "sota");
+	CHECK(integer(so, "checked") == 2 && integer(so, "passed") == 1);
+	CHECK_MSG(!strcmp(e2e_str(so, "fastest"), "host:wrong:0"), "fastest %s",
+	          e2e_str(so, "fastest"));
+	CHECK(json_is_false(json_object_get(so, "fastest_passed")));
+	CHECK_MSG(!strcmp(e2e_str(so, "chosen"), "cal:slow:100:host:ref"), "chosen %s",
+	          e2e_str(so, "chosen"));
+	const json_t *f = json_array_get(json_object_get(so, "failed"), 0);
+	CHECK(json_array_size(json_object_get(so, "failed")) == 1 &&
+	      !strcmp(e2e_str(f, "program"), "host:wrong:0") &&
+	      !strcmp(e2e_str(f, "status"), "fail") && strstr(e2e_str(f, "message"), "seed 0"));
+	/* every process timed the accurate one */
+	const json_t *tp =
+	    json_array_get(json_object_get(json_object_get(doc, "timing"), "points"), 0);
+	size_t i;
+	const json_t *c;
+	json_array_foreach(json_object_get(json_object_get(tp, "sota"), "wgrad"), i, c)
+		CHECK(!strcmp(json_string_value(c), "cal:slow:100:host:ref"));
+	CHECK(json_array_size(json_object_get(json_object_get(tp, "sota"), "wgrad")) == 4);
+	const json_t *se = sota_series(doc);
+	CHECK(se && !strcmp(e2e_str(se, "status"), "ok"));
+	const json_t *q = json_object_get(json_object_get(doc, "qualification"), "sota");
+	CHECK(integer(q, "checked_points") == 1 && integer(q, "fastest_inaccurate") == 1 &&
+	      integer(q, "none_accurate") == 0);
+	json_decref(doc);
+	/* the table labels the arm, marks the point and says it in the caption */
+	char log[512];
+	path_in(log, sizeof(log), "sota-table.md");
+	code = e2e_finish(e2e_start(log, (const char *const[]){"table", out, NULL}));
+	char *md = read_text(log);
+	CHECK(code == 0 && md);
+	if (md) {
+		CHECK(strstr(md, "| SOTA (accurate) µs |") && strstr(md, "vs SOTA (accurate), min"));
+		CHECK(strstr(md, "| fastest library program inaccurate (host:wrong:0) |"));
+		CHECK(strstr(md, "SOTA (accurate): per op, the fastest of host:wrong:0, "
+		                 "cal:slow:100:host:ref") &&
+		      strstr(md, "The fastest of them was inaccurate at 1 of 1 points"));
+	}
+	free(md);
+
+	/* only the inaccurate program: no sota at the point, and why */
+	json_t *pj = load(proto);
+	char only[512];
+	path_in(only, sizeof(only), "sota-none-protocol.json");
+	json_t *list = json_array();
+	json_array_append_new(list, json_string("host:wrong:0"));
+	json_object_set_new(json_object_get(pj, "timing"), "sota_programs", list);
+	CHECK(pj && json_dump_file(pj, only, 0) == 0);
+	json_decref(pj);
+	path_in(out, sizeof(out), "sota-none.json");
+	code = run((const char *const[]){"qualify", only, "--device", "host", "-o", out, "-q",
+	                                 NULL});
+	CHECK_MSG(code == 0, "exit status %d", code);
+	doc = load(out);
+	if (!doc)
+		return;
+	check_valid(out);
+	so = json_object_get(json_array_get(json_object_get(doc, "points"), 0), "sota");
+	CHECK(integer(so, "checked") == 1 && integer(so, "passed") == 0 &&
+	      json_is_null(json_object_get(so, "chosen")) &&
+	      !strcmp(e2e_str(so, "fastest"), "host:wrong:0"));
+	se = sota_series(doc);
+	CHECK_MSG(se && !strcmp(e2e_str(se, "status"), "unsupported") &&
+	              strstr(e2e_str(se, "message"), "no accurate program"),
+	          "sota series: %s", se ? e2e_str(se, "message") : "missing");
+	q = json_object_get(json_object_get(doc, "qualification"), "sota");
+	CHECK(integer(q, "none_accurate") == 1);
+	json_decref(doc);
+}
+
+/* 5. gemmq refine (refine-host.json): the candidate stops qualifying above T = 640; measured at
+ *    T = 1 and 2049, refine bisects on K blocks until the edge lies between two adjacent K-block
+ *    counts, joins the new points into one file whose plan ends the window there, and a second
+ *    run measures nothing again. */
+static void test_refine(void)
+{
+	char proto[512], base[512], out[512];
+	protocol_path(proto, sizeof(proto), "refine-host");
+	path_in(base, sizeof(base), "refine-base.json");
+	path_in(out, sizeof(out), "refined.json");
+	int code = run((const char *const[]){"qualify", proto, "--device", "host", "-o", base, "-q",
+	                                     NULL});
+	CHECK_MSG(code == 0, "qualify: exit status %d", code);
+	code = run((const char *const[]){"refine", base, "--device", "host", "-o", out, "-q", NULL});
+	CHECK_MSG(code == 0, "refine: exit status %d", code);
+	check_valid(out);
+	json_t *doc = load(out);
+	if (!doc)
+		return;
+	long long last_q = -1, first_n = 1LL << 40;
+	size_t i;
+	const json_t *p;
+	json_array_foreach(json_object_get(doc, "points"), i, p)
+	{
+		long long t = integer(p, "t");
+		int q = !strcmp(e2e_str(json_object_get(p, "verdict"), "status"), "qualified");
+		CHECK_MSG(q == (t <= 640), "T=%lld: %s", t,
+		          e2e_str(json_object_get(p, "verdict"), "status"));
+		if (q && t > last_q)
+			last_q = t;
+		if (!q && t < first_n)
+			first_n = t;
+	}
+	/* the edge, to one K block: ⌈last/64⌉ = 10, ⌈first/64⌉ = 11 */
+	CHECK_MSG((last_q + 63) / 64 == 10 && (first_n + 63) / 64 == 11,
+	          "edge between T=%lld and T=%lld", last_q, first_n);
+	CHECK(json_array_size(json_object_get(doc, "points")) == 7); /* 2 + five halvings */
+	CHECK(json_array_size(json_object_get(
+	          json_object_get(json_object_get(json_object_get(doc, "meta"), "protocol"),
+	                          "content"),
+	          "points")) == 6);
+	json_decref(doc);
+	/* again: every round resumes its own file, nothing is measured twice */
+	char log[512];
+	path_in(log, sizeof(log), "refine-again.log");
+	code = e2e_finish(e2e_start(
+	    log, (const char *const[]){"refine", base, "--device", "host", "-o", out, NULL}));
+	char *text = read_text(log);
+	CHECK(code == 0 && text && strstr(text, "1 edges exact, 0 open") &&
+	      !strstr(text, "accuracy ["));
+	free(text);
 }
 
 static int points_done(const char *path)
@@ -339,6 +511,8 @@ int main(void)
 	test_host();
 	test_resume();
 	test_shards();
+	test_sota();
+	test_refine();
 	json_decref(schema);
 	int rc = gq_check_exit("test_e2e_qualify");
 	if (rc == 0)

@@ -31,6 +31,8 @@ static const char *example_name(const char *pattern)
 		return "host:wrong:7";
 	if (strcmp(pattern, "host:crash:<T>") == 0)
 		return "host:crash:65";
+	if (strcmp(pattern, "host:slow-above:<T>") == 0)
+		return "host:slow-above:65";
 	if (strcmp(pattern, "planted:fault:<T>") == 0)
 		return "planted:fault:1025";
 	if (strcmp(pattern, "cublaslt:algo:<i>") == 0)
@@ -47,7 +49,7 @@ static void test_families(void)
 	int count = 0;
 	const gq_program_family *f = gq_registry_families(&count);
 	CHECK(f != NULL);
-	CHECK(count == 15);
+	CHECK(count == 16);
 	/* Host (reference) families come first. */
 	int seen_device = 0, host_after_device = 0;
 	for (int i = 0; i < count; i++) {
@@ -63,6 +65,7 @@ static void test_families(void)
 	                          "host:wrong:<seed>",
 	                          "host:unwritten",
 	                          "host:crash:<T>",
+	                          "host:slow-above:<T>",
 	                          "gemmq:det",
 	                          "gemmq:split:n<64|128|256|320>:s<1..4>",
 	                          "gemmq:streamk",
@@ -73,7 +76,7 @@ static void test_families(void)
 	                          "planted:fault:<T>",
 	                          "cal:<kind>:<base>",
 	                          "plugin:<path>:<name>"};
-	for (int i = 0; i < 15 && i < count; i++) {
+	for (int i = 0; i < 16 && i < count; i++) {
 		CHECK_MSG(strcmp(f[i].pattern, expected[i]) == 0, "family %d is %s", i,
 		          f[i].pattern);
 		CHECK(f[i].description && f[i].description[0]);
