@@ -168,3 +168,8 @@ int gq_reference_blas_threads(void)
 {
 	return openblas_get_num_threads();
 }
+
+void gq_reference_blas_set_threads(int threads)
+{
+	openblas_set_num_threads(threads);
+}

@@ -49,6 +49,8 @@ int gq_reference_compute(const gq_problem *p, const uint16_t *a, const uint16_t 
 /* OpenBLAS's configuration string and thread count, for `gemmq info` and results metadata. */
 const char *gq_reference_blas_config(void);
 int gq_reference_blas_threads(void);
+/* Set OpenBLAS's thread count for every later call (process-wide). */
+void gq_reference_blas_set_threads(int threads);
 
 #ifdef __cplusplus
 }

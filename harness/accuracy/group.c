@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "integrity.h"
+#include "reference.h"
 
 static double now_seconds(void)
 {
@@ -32,6 +33,14 @@ gq_status gq_refs_init(const gq_reference_spec *spec, gq_backend *be, gq_refs *r
 	gq_ref_provider_openblas(&r->authority);
 	r->primary = spec->kind == GQ_REFERENCE_GPU ? &r->gpu : &r->host;
 	r->audit = spec->kind != GQ_REFERENCE_OPENBLAS;
+	/* With the gpu reference, OpenBLAS computes only the audit, while this thread drives the
+	 * programs on the GPU: on every core, OpenBLAS's threads would take that thread's core and
+	 * stall the device between launches. One core is left to it. */
+	int threads = gq_reference_blas_threads();
+	if (s == GQ_OK && spec->kind == GQ_REFERENCE_GPU && threads > 1) {
+		r->blas_threads = threads;
+		gq_reference_blas_set_threads(threads - 1);
+	}
 	if (s != GQ_OK)
 		gq_refs_free(r);
 	return s;
@@ -43,6 +52,9 @@ void gq_refs_free(gq_refs *r)
 	gq_ref_provider_free(&r->gpu);
 	gq_ref_provider_free(&r->authority);
 	r->primary = NULL;
+	if (r->blas_threads > 0)
+		gq_reference_blas_set_threads(r->blas_threads);
+	r->blas_threads = 0;
 }
 
 /* The worker thread: one provider's compute on host memory, timed. */

@@ -37,6 +37,7 @@ typedef struct gq_refs {
 	gq_ref_provider authority; /* openblas, for the audit */
 	const gq_ref_provider *primary;
 	int audit; /* 1: the primary is not openblas */
+	int blas_threads; /* > 0: OpenBLAS's thread count before the run, restored by gq_refs_free */
 } gq_refs;
 
 /* The providers for spec on backend be. GQ_ERR_INPUT for gpu on the host backend. */

@@ -31,7 +31,7 @@ static const char usage_refine[] =
     "other. While their numbers of 64-token K blocks differ by more than one (two within a\n"
     "parity half), gemmq qualifies the T at the middle K block, with the same protocol\n"
     "settings and the qualified side's program, and looks again: each round halves every open\n"
-    "edge, for at most decision.refine_points_per_edge rounds (default 8). The new points are\n"
+    "edge, for at most decision.refine_points_per_edge rounds (default 10). The new points are\n"
     "joined to the results into FILE (the A/A band and every verdict made again over the\n"
     "whole), so that gemmq plan FILE ends windows at exact edges. Run it again to resume.\n"
     "\n"

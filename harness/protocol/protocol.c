@@ -416,7 +416,7 @@ static void set_defaults(gq_protocol *proto)
 	                                     .accept_aa_band = 1,
 	                                     .max_step_slowdown = 0.013,
 	                                     .k_block_parity = 0,
-	                                     .refine_points_per_edge = 8};
+	                                     .refine_points_per_edge = 10};
 }
 
 /* The base name of path without a ".json" suffix, into out. */

@@ -109,7 +109,7 @@ typedef struct gq_decision_spec {
 	int accept_aa_band;       /* 1: a speedup inside the A/A band also passes; default 1 */
 	double max_step_slowdown; /* default 0.013 */
 	int k_block_parity;       /* 1: split planner windows by parity of ceil(T/64); default 0 */
-	int refine_points_per_edge; /* gemmq refine: rounds, so points per window edge; default 8 */
+	int refine_points_per_edge; /* gemmq refine: rounds, so points per window edge; default 10 */
 } gq_decision_spec;
 
 typedef struct gq_protocol {
