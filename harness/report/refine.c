@@ -98,6 +98,11 @@ json_t *gq_refine_entries(const json_t *doc, int parity, int *open, int *exact, 
 				if (!same_curve(p0, p))
 					continue;
 				done[j] = 1;
+				/* a point not judged (another shard's, or pending) is no neighbour */
+				const char *st =
+				    gq_json_str(json_object_get(p, "verdict"), "status");
+				if (!st[0] || !strcmp(st, "pending"))
+					continue;
 				long long t = gq_json_int(p, "t"), kb = (t + 63) / 64;
 				if (parity && kb % 2 != half)
 					continue;

@@ -145,7 +145,7 @@ static void test_names(void)
 
 	const char *known =
 	    "known programs: host:ref, host:split, host:wrong:<seed>, host:unwritten, "
-	    "host:crash:<T>, "
+	    "host:crash:<T>, host:slow-above:<T>, "
 	    "gemmq:det, gemmq:split:n<64|128|256|320>:s<1..4>, gemmq:streamk, cublas:default, cublaslt:heuristic, cublaslt:top8, cublaslt:algo:<i> (i = 0..7), "
 	    "planted:fault:<T>, cal:<kind>:<base>, plugin:<path>:<name>";
 	expect_bad("foo:bar", "unknown program 'foo:bar'; ");

@@ -18,7 +18,7 @@ static const char protocol_text[] =
     " \"points\": [{\"op\": \"wgrad\", \"shapes\": [{\"d_in\": 16, \"d_out\": 8}], "
     "\"tokens\": [65, 66], \"dtypes\": {\"out\": \"fp32\"}}],\n"
     " \"arms\": {\"incumbent\": {\"wgrad\": \"host:ref\"}},\n"
-    " \"accuracy\": {\"seeds\": 2, \"reruns\": 1}}";
+    " \"accuracy\": {\"seeds\": 2, \"reruns\": 1, \"sota_seeds\": 0}}";
 
 /* Mark every point of run done, its program passing, and give point 0 a gpu reference audited on
  * seed 0 (element 37 of 16 x 8: row 2, col 5) and point 1 openblas. */
