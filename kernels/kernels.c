@@ -175,7 +175,7 @@ static gq_status check_device(const char *program, gq_error *err)
 /* The point's own limits: BF16 in, BF16/FP32 out, a known layout, the multiple-of-8 rules. */
 static gq_status check_problem(const char *program, const gemmq_problem *p, gq_error *err)
 {
-	if (p->in_dtype != 0)
+	if (p->in_dtype != 0 || p->a_dtype != 0 || p->b_dtype != 0)
 		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
 		                    "%s: only BF16 inputs are supported", program);
 	if (p->out_dtype != 0 && p->out_dtype != 1)
@@ -186,6 +186,10 @@ static gq_status check_problem(const char *program, const gemmq_problem *p, gq_e
 		                    "%s: M, N and K must be positive (M=%" PRId64 " N=%" PRId64
 		                    " K=%" PRId64 ")",
 		                    program, p->m, p->n, p->k);
+	if (p->batch != 1)
+		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
+		                    "%s: runs one GEMM, not a batch of %" PRId64 " (the proj ops)",
+		                    program, p->batch);
 	const int layout = layout_of(p);
 	if (layout < 0)
 		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,

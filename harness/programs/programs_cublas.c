@@ -155,7 +155,7 @@ static uint32_t alignment_of(const void *ptr)
 /* Dtypes and sizes this module handles. */
 static gq_status check_problem(const lib_program *lp, const gemmq_problem *p, gq_error *err)
 {
-	if (p->in_dtype != 0)
+	if (p->in_dtype != 0 || p->a_dtype != 0 || p->b_dtype != 0)
 		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
 		                    "only BF16 inputs are supported");
 	if (p->out_dtype != 0 && p->out_dtype != 1)
@@ -166,6 +166,10 @@ static gq_status check_problem(const lib_program *lp, const gemmq_problem *p, gq
 		                    "M, N and K must be positive (M=%" PRId64 " N=%" PRId64
 		                    " K=%" PRId64 ")",
 		                    p->m, p->n, p->k);
+	if (p->batch != 1)
+		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
+		                    "runs one GEMM, not a batch of %" PRId64 " (the proj ops)",
+		                    p->batch);
 	/* cublasGemmEx takes int sizes and leading dimensions (all of which are ≤ max(M,N,K)). */
 	if (lp->kind == LIB_CUBLAS && (p->m > INT_MAX || p->n > INT_MAX || p->k > INT_MAX))
 		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,

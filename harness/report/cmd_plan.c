@@ -73,9 +73,11 @@ typedef struct route {
 
 static int same_curve(const curve *c, const char *part, const gq_problem *p)
 {
-	return !strcmp(c->part, part) && c->shape.op == p->op &&
-	       c->shape.d_in == p->d_in && c->shape.d_out == p->d_out &&
-	       c->shape.in_dtype == p->in_dtype && c->shape.out_dtype == p->out_dtype;
+	return !strcmp(c->part, part) && c->shape.op == p->op && c->shape.d_in == p->d_in &&
+	       c->shape.d_out == p->d_out && gq_problem_heads(&c->shape) == gq_problem_heads(p) &&
+	       (!gq_op_is_proj(p->op) || c->shape.weight_layout == p->weight_layout) &&
+	       c->shape.in_dtype == p->in_dtype && c->shape.g_dtype == p->g_dtype &&
+	       c->shape.out_dtype == p->out_dtype;
 }
 
 static int cmp_t(const void *a, const void *b)

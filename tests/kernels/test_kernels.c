@@ -118,7 +118,15 @@ static void test_supports_refuses(void)
 	                          .t = 1025,
 	                          .m = 32,
 	                          .n = 4096,
-	                          .k = 1025};
+	                          .k = 1025,
+	                          .heads = 1,
+	                          .batch = 1,
+	                          .lda = 32,
+	                          .ldb = 4096,
+	                          .ldc = 4096,
+	                          .stride_a = 1025 * 32,
+	                          .stride_b = 1025 * 4096,
+	                          .stride_c = 32 * 4096};
 	gemmq_problem bad[5];
 	for (int i = 0; i < 5; i++)
 		bad[i] = ok;
