@@ -447,6 +447,19 @@ gq_status gq_results_point_problem(const json_t *point, gq_problem *p, gq_error 
 	return GQ_OK;
 }
 
+int gq_results_same_shape(const json_t *a, const json_t *b)
+{
+	static const char *const strs[] = {"op", "in", "out", "weight_layout", "in_g"};
+	static const char *const ints[] = {"d_in", "d_out", "heads"};
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (strcmp(gq_json_str(a, strs[i]), gq_json_str(b, strs[i])) != 0)
+			return 0;
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+		if (gq_json_int(a, ints[i]) != gq_json_int(b, ints[i]))
+			return 0;
+	return 1;
+}
+
 void gq_results_point_shape(const json_t *point, const char *sep, char *buf, size_t size)
 {
 	const char *op = gq_json_str(point, "op");

@@ -124,6 +124,11 @@ void gq_results_candidate(const json_t *doc, size_t i, char *buf, size_t size);
  * limit 1e-12)", naming each kind with its count of points when they are mixed. */
 void gq_results_reference_text(const json_t *doc, char *buf, size_t size);
 
+/* 1 when two results points (or plan routes, zones) are of one shape and dtypes: op, d_in,
+ * d_out, in, out, and where present the proj ops' heads and weight_layout and an FP32 g's in_g
+ * (absent on both counts as equal). */
+int gq_results_same_shape(const json_t *a, const json_t *b);
+
 /* Small accessors: a string ("" when missing), a number (NAN when missing or null), an integer
  * (0 when missing or not an integer). */
 const char *gq_json_str(const json_t *o, const char *key);
