@@ -22,6 +22,11 @@
  * K-tiles, as one problem per M tile (a row of tiles; sk_groups) with G = min(SMs · CTAs per SM /
  * M tiles, N tiles · K-blocks) CTAs each. The other layouts stay on the mma.sync kernels.
  *
+ * gemmq:det also runs what the tensor-core kernels do not take, on the batched kernel of
+ * gemm_batched.h: the per-head projections (a batch of GEMMs on strided views, every op and
+ * weight layout) and the router backward with an FP32 g (FP32 A × BF16 B). One thread per
+ * output element in K order: deterministic and batch invariant, not fast.
+ *
  * Internal functions return gq_status and fill a gq_error through GQ_CUDA_CHECK; the program
  * functions of the ABI turn that into "<program>: <where>: <message>" in msg.
  */
@@ -36,6 +41,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cuda_check.h"
+#include "gemm_batched.h"
 #include "gemm_mma.h"
 #include "gemm_wgmma.h"
 
@@ -68,7 +74,16 @@ typedef struct kern_instance {
 	gq_wg_maps maps;    /* its tensor maps, re-encoded when the operands move */
 	uint64_t *zsync;    /* wp.zero_in_kernel: its counters, zs_bytes long, zeroed once */
 	size_t zs_bytes;
+	int batched;          /* 1: gemmq:det on the batched kernel (gemm_batched.h) */
+	gq_batched_params bp; /* its geometry (a, b, out set at every launch) */
 } kern_instance;
+
+/* gemmq:det's batched path: a batch of GEMMs (the proj ops) or an FP32 A (the router backward's
+ * FP32 g). */
+static int takes_batched(const gemmq_problem *p)
+{
+	return p->batch > 1 || p->a_dtype == 1;
+}
 
 static int64_t ceil_div(int64_t a, int64_t b)
 {
@@ -175,9 +190,12 @@ static gq_status check_device(const char *program, gq_error *err)
 /* The point's own limits: BF16 in, BF16/FP32 out, a known layout, the multiple-of-8 rules. */
 static gq_status check_problem(const char *program, const gemmq_problem *p, gq_error *err)
 {
-	if (p->in_dtype != 0)
-		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
-		                    "%s: only BF16 inputs are supported", program);
+	if (p->in_dtype != 0 || p->b_dtype != 0 || (p->a_dtype != 0 && p->a_dtype != 1))
+		return gq_error_set(
+		    err, GQ_ERR_UNSUPPORTED, NULL,
+		    "%s: only BF16 inputs (and an FP32 A, the router backward's FP32 "
+		    "g) are supported",
+		    program);
 	if (p->out_dtype != 0 && p->out_dtype != 1)
 		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL, "%s: unknown output dtype %d",
 		                    program, (int)p->out_dtype);
@@ -186,6 +204,17 @@ static gq_status check_problem(const char *program, const gemmq_problem *p, gq_e
 		                    "%s: M, N and K must be positive (M=%" PRId64 " N=%" PRId64
 		                    " K=%" PRId64 ")",
 		                    program, p->m, p->n, p->k);
+	if (p->batch < 1)
+		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL, "%s: a batch of %" PRId64,
+		                    program, p->batch);
+	if (takes_batched(p)) /* the batched kernel's own limits: its grid (supports_impl) */
+		return ceil_div(p->m, GQ_BATCHED_TILE) > GQ_BATCHED_MAX_GRID ||
+		               p->batch > GQ_BATCHED_MAX_GRID
+		           ? gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
+		                          "%s: M = %" PRId64 " and a batch of %" PRId64
+		                          " exceed the batched kernel's grid",
+		                          program, p->m, p->batch)
+		           : GQ_OK;
 	const int layout = layout_of(p);
 	if (layout < 0)
 		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
@@ -213,6 +242,10 @@ static gq_status supports_impl(const kern_program *kp, const gemmq_problem *p, g
 	gq_status s = check_problem(kp->name, p, err);
 	if (s != GQ_OK)
 		return s;
+	if (takes_batched(p) && kp->kind != KERN_DET)
+		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
+		                    "%s: the proj ops and an FP32 g run on gemmq:det only",
+		                    kp->name);
 	if (kp->kind == KERN_SPLIT && kp->block_n == 320 && layout_of(p) != GQ_MMA_LAYOUT_WGRAD)
 		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
 		                    "%s: block_n 320 runs the wgrad layout only (wgrad, "
@@ -362,6 +395,25 @@ static gq_status plan_wgmma(const kern_program *kp, const gemmq_problem *p, kern
 static gq_status plan(const kern_program *kp, const gemmq_problem *p, kern_instance *inst,
                       gq_error *err)
 {
+	if (takes_batched(p)) {
+		inst->batched = 1;
+		inst->bp = (gq_batched_params){.m = p->m,
+		                               .n = p->n,
+		                               .k = p->k,
+		                               .batch = p->batch,
+		                               .lda = p->lda,
+		                               .ldb = p->ldb,
+		                               .ldc = p->ldc,
+		                               .stride_a = p->stride_a,
+		                               .stride_b = p->stride_b,
+		                               .stride_c = p->stride_c,
+		                               .a_trans = p->a_trans,
+		                               .b_trans = p->b_trans,
+		                               .a_fp32 = p->a_dtype == 1,
+		                               .out_fp32 = p->out_dtype == 1};
+		inst->splits = 1;
+		return GQ_OK;
+	}
 	if (layout_of(p) == GQ_MMA_LAYOUT_WGRAD)
 		return plan_wgmma(kp, p, inst, err);
 	int bm = block_m_for(p->m);
@@ -544,6 +596,12 @@ static gq_status launch_impl(kern_instance *inst, const gemmq_operands *io, cuda
 		return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE,
 		                    "operands must be 16-byte aligned (a=%p b=%p out=%p)", io->a,
 		                    io->b, io->out);
+	if (inst->batched) {
+		gq_batched_params bp = inst->bp;
+		bp.a = io->a, bp.b = io->b, bp.out = io->out;
+		GQ_CUDA_CHECK(gq_batched_launch(&bp, stream), err);
+		return GQ_OK;
+	}
 	if (inst->wgmma)
 		return launch_wgmma(inst, io, stream, err);
 	gq_mma_params q = inst->params;
@@ -596,7 +654,9 @@ static const char *describe(kern_kind kind)
 	switch (kind) {
 	case KERN_DET:
 		return "ours: BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), split-K into FP32 "
-		       "slices reduced in a fixed order (deterministic)";
+		       "slices reduced in a fixed order (deterministic); the proj ops and an FP32 "
+		       "g "
+		       "on a batched kernel, one thread per element in K order";
 	case KERN_SPLIT:
 		return "ours: BF16 GEMM (wgrad: wgmma + TMA; else mma.sync), block_n and K splits "
 		       "from the name, splits added "

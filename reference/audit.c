@@ -47,8 +47,10 @@ void gq_audit_describe(const gq_audit *a, const gq_problem *p, uint64_t seed, co
 	gq_problem_gemm(p, &g);
 	char what[160];
 	gq_problem_describe(p, what, sizeof(what));
-	int64_t row = a->index >= 0 && g.n > 0 ? a->index / g.n : -1;
-	int64_t col = a->index >= 0 && g.n > 0 ? a->index % g.n : -1;
+	/* row and column of the stored output (rows of ldc elements: for the proj ops a token, or a
+	 * head's weight row) */
+	int64_t row = a->index >= 0 && g.ldc > 0 ? a->index / g.ldc : -1;
+	int64_t col = a->index >= 0 && g.ldc > 0 ? a->index % g.ldc : -1;
 	char how[160];
 	if (isnan(a->max_rel_diff))
 		snprintf(how, sizeof(how), "a value that is not finite (|A||B| = %g)", a->absprod);

@@ -6,12 +6,15 @@
 
 #include "metrics.h"
 
-const char *const gq_budget_preset_names[] = {"k1_bf16", "k1_fp32", "router_fp32", NULL};
+const char *const gq_budget_preset_names[] = {"k1_bf16", "k1_fp32", "router_fp32", "miles_bf16",
+                                              NULL};
 
 /* The presets; every one counts violations at atol = rtol = 1e-2, only k1_bf16 limits them:
  *   k1_bf16      violations ≤ 0, rel_fro ≤ 3e-3
  *   k1_fp32      rel_fro ≤ 5e-5, max_abs_err ≤ 1e-3·max|ref|
- *   router_fp32  rel_fro ≤ 5e-5, or ≤ 2e-6 for router_wgrad (the router's FP32 weight gradient) */
+ *   router_fp32  rel_fro ≤ 5e-5, or ≤ 2e-6 for router_wgrad (the router's FP32 weight gradient)
+ *   miles_bf16   rel_fro ≤ 3e-3 and no element rule (the miles dense layer's BF16 outputs and
+ *                gradients: its acceptance is rel-RMS alone) */
 int gq_budget_preset(const char *name, gq_op op, gq_budget *b)
 {
 	gq_budget r = {
@@ -26,6 +29,8 @@ int gq_budget_preset(const char *name, gq_op op, gq_budget *b)
 		r.max_abs_rel = 1e-3;
 	} else if (strcmp(name, "router_fp32") == 0) {
 		r.max_rel_fro = op == GQ_OP_ROUTER_WGRAD ? 2e-6 : 5e-5;
+	} else if (strcmp(name, "miles_bf16") == 0) {
+		r.max_rel_fro = 3e-3;
 	} else {
 		return -1;
 	}

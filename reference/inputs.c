@@ -37,16 +37,22 @@ typedef struct fill_job {
 	gq_input_spec spec;
 	uint64_t first; /* element index of out[0] of this job */
 	int64_t count;
-	uint16_t *out;
+	uint16_t *out;   /* BF16 elements, or NULL */
+	uint32_t *out32; /* FP32 elements, or NULL */
 } fill_job;
 
 /* Fill one job's range; the pthread entry point. */
 static void *fill_range(void *arg)
 {
 	const fill_job *j = (const fill_job *)arg;
-	for (int64_t i = 0; i < j->count; i++)
-		j->out[i] = gq_hd_double_to_bf16(gq_hd_input_value(
-		    j->seed, j->tensor, j->first + (uint64_t)i, (int)j->spec.dist, j->spec.scale));
+	for (int64_t i = 0; i < j->count; i++) {
+		double v = gq_hd_input_value(j->seed, j->tensor, j->first + (uint64_t)i,
+		                             (int)j->spec.dist, j->spec.scale);
+		if (j->out32)
+			j->out32[i] = gq_hd_double_to_fp32_bits(v);
+		else
+			j->out[i] = gq_hd_double_to_bf16(v);
+	}
 	return NULL;
 }
 
@@ -65,8 +71,9 @@ static int fill_threads(int64_t count)
 	return n < 1 ? 1 : (int)n;
 }
 
-void gq_inputs_fill_bf16(uint64_t seed, int tensor, gq_input_spec spec, uint64_t first,
-                         int64_t count, uint16_t *out)
+/* Fill count elements into out (BF16) or out32 (FP32), one of which is NULL. */
+static void fill(uint64_t seed, int tensor, gq_input_spec spec, uint64_t first, int64_t count,
+                 uint16_t *out, uint32_t *out32)
 {
 	if (count <= 0)
 		return;
@@ -80,7 +87,8 @@ void gq_inputs_fill_bf16(uint64_t seed, int tensor, gq_input_spec spec, uint64_t
 		jobs[t] = (fill_job){.seed = seed, .tensor = tensor, .spec = spec};
 		jobs[t].first = first + (uint64_t)begin;
 		jobs[t].count = end > begin ? end - begin : 0;
-		jobs[t].out = out + begin;
+		jobs[t].out = out ? out + begin : NULL;
+		jobs[t].out32 = out32 ? out32 + begin : NULL;
 		/* Thread 0's share runs here; a thread that cannot start runs here too. */
 		started[t] = t > 0 && pthread_create(&tids[t], NULL, fill_range, &jobs[t]) == 0;
 	}
@@ -90,4 +98,30 @@ void gq_inputs_fill_bf16(uint64_t seed, int tensor, gq_input_spec spec, uint64_t
 	for (int t = 1; t < nt; t++)
 		if (started[t])
 			pthread_join(tids[t], NULL);
+}
+
+void gq_inputs_fill_bf16(uint64_t seed, int tensor, gq_input_spec spec, uint64_t first,
+                         int64_t count, uint16_t *out)
+{
+	fill(seed, tensor, spec, first, count, out, NULL);
+}
+
+void gq_inputs_fill_fp32(uint64_t seed, int tensor, gq_input_spec spec, uint64_t first,
+                         int64_t count, uint32_t *out)
+{
+	fill(seed, tensor, spec, first, count, NULL, out);
+}
+
+int gq_inputs_fill(int gpu, uint64_t seed, int tensor, gq_input_spec spec, int dtype,
+                   uint64_t first, int64_t count, void *out, void *stream)
+{
+	if (gpu)
+		return dtype == 1
+		           ? gq_inputs_fill_fp32_gpu(seed, tensor, spec, first, count, out, stream)
+		           : gq_inputs_fill_bf16_gpu(seed, tensor, spec, first, count, out, stream);
+	if (dtype == 1)
+		gq_inputs_fill_fp32(seed, tensor, spec, first, count, out);
+	else
+		gq_inputs_fill_bf16(seed, tensor, spec, first, count, out);
+	return 0;
 }

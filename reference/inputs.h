@@ -4,8 +4,10 @@
  * (element index low, element index high, tensor id, 0) gives four 32-bit words per element.
  * They become a uniform or a normal FP64 value with IEEE-exact operations only (+, -, ·, /, sqrt,
  * and polynomial log and cos built from them), so the CPU (gq_inputs_fill_bf16) and the GPU
- * (gq_inputs_fill_bf16_gpu, in inputs_gpu.cu) produce the same bits. The value is scaled and rounded
- * to BF16 round-to-nearest-even.
+ * (gq_inputs_fill_bf16_gpu, in inputs_gpu.cu) produce the same bits. The value is scaled and
+ * rounded to BF16 round-to-nearest-even, or, for an FP32 tensor (the FP32 gradient g of the router
+ * backward), to FP32 round-to-nearest-even: the same FP64 value, one rounding, done with integer
+ * operations on both sides (philox.h), so CPU and GPU agree bit for bit there too.
  */
 #ifndef GQ_INPUTS_H
 #define GQ_INPUTS_H
@@ -42,6 +44,17 @@ void gq_inputs_fill_bf16(uint64_t seed, int tensor, gq_input_spec spec, uint64_t
  * Returns 0, or a CUDA error code (cudaError_t) after a failed launch. */
 int gq_inputs_fill_bf16_gpu(uint64_t seed, int tensor, gq_input_spec spec, uint64_t first,
                             int64_t count, uint16_t *out, void *stream);
+
+/* The same for an FP32 tensor: out[i] receives the FP32 bits of element first + i. */
+void gq_inputs_fill_fp32(uint64_t seed, int tensor, gq_input_spec spec, uint64_t first,
+                         int64_t count, uint32_t *out);
+int gq_inputs_fill_fp32_gpu(uint64_t seed, int tensor, gq_input_spec spec, uint64_t first,
+                            int64_t count, uint32_t *out, void *stream);
+
+/* Fill a tensor of dtype (0 bf16, 1 fp32: gq_dtype) on the CPU or, with gpu = 1, on the GPU
+ * (then a cudaError_t is returned, else 0); out holds count elements of that dtype. */
+int gq_inputs_fill(int gpu, uint64_t seed, int tensor, gq_input_spec spec, int dtype,
+                   uint64_t first, int64_t count, void *out, void *stream);
 
 #ifdef __cplusplus
 }

@@ -78,6 +78,7 @@ typedef struct gq_budget {
  *   k1_bf16:     atol = rtol = 1e-2, zero violations, rel_fro ≤ 3e-3
  *   k1_fp32:     rel_fro ≤ 5e-5, max_abs ≤ 1e-3·max|ref| (violations at atol = rtol = 1e-2: data)
  *   router_fp32: rel_fro ≤ 5e-5 (logits and router dgrad), ≤ 2e-6 for router_wgrad
+ *   miles_bf16:  rel_fro ≤ 3e-3, no element rule (violations at atol = rtol = 1e-2: data)
  * Returns 0, or -1 for an unknown name. */
 int gq_budget_preset(const char *name, gq_op op, gq_budget *b);
 

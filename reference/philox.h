@@ -245,4 +245,38 @@ static inline GQ_HD uint16_t gq_hd_double_to_bf16(double v)
 	return (uint16_t)(sign | gq_hd_shift_rne(sig, shift));
 }
 
+/* double → FP32 bits, one rounding to nearest even, by the same integer steps (no dependence on
+ * the FPU's rounding or flush-to-zero modes, so host and device agree):
+ *   normal FP32 (|v| ≥ 2^-126): keep 24 of the 53 significand bits, a carry may bump the exponent,
+ *   an exponent past 254 is ±Inf; subnormal FP32: n = rne(|v|·2^149), bits = n. NaN stays NaN,
+ *   quieted, sign kept. */
+static inline GQ_HD uint32_t gq_hd_double_to_fp32_bits(double v)
+{
+	uint64_t bits = gq_hd_double_bits(v);
+	uint32_t sign = (uint32_t)((bits >> 32) & 0x80000000u);
+	int ex = (int)((bits >> 52) & 0x7ff);
+	uint64_t frac = bits & 0x000fffffffffffffull;
+	if (ex == 0x7ff)
+		return frac ? sign | 0x7fc00000u | (uint32_t)((frac >> 29) & 0x3fffff)
+		            : sign | 0x7f800000u;
+	if (ex == 0)
+		return sign; /* a double subnormal is far below half the least FP32 subnormal */
+	uint64_t sig = frac | (1ull << 52);
+	int e = ex - 1023;
+	if (e >= -126) {
+		uint64_t q = gq_hd_shift_rne(sig, 29); /* in [2^23, 2^24] */
+		if (q == (1ull << 24)) {
+			q = 1ull << 23;
+			e += 1;
+		}
+		if (e + 127 >= 255)
+			return sign | 0x7f800000u;
+		return sign | ((uint32_t)(e + 127) << 23) | (uint32_t)(q & 0x7fffff);
+	}
+	int shift = 926 - ex; /* |v|·2^149 = sig·2^(ex − 926), shift > 29 */
+	if (shift > 60)
+		return sign;
+	return sign | (uint32_t)gq_hd_shift_rne(sig, shift);
+}
+
 #endif

@@ -3,6 +3,7 @@
 
 #include <cblas.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,13 +103,31 @@ void gq_bf16_to_double(const uint16_t *in, int64_t count, int absolute, double *
 			pthread_join(tids[t], NULL);
 }
 
-/* C[M,N] = opA(A)·opB(B), row-major, with the stored shapes of g (problem.h). */
+void gq_fp32_to_double(const float *in, int64_t count, int absolute, double *out)
+{
+	for (int64_t i = 0; i < count; i++)
+		out[i] = absolute ? fabs((double)in[i]) : (double)in[i];
+}
+
+/* An operand of dtype d (count elements) into FP64, exactly. */
+static void operand_to_double(const void *in, gq_dtype d, int64_t count, int absolute, double *out)
+{
+	if (d == GQ_DTYPE_FP32)
+		gq_fp32_to_double(in, count, absolute, out);
+	else
+		gq_bf16_to_double(in, count, absolute, out);
+}
+
+/* C_h[M,N] = opA(A_h)·opB(B_h) for each of the g->batch heads h, row-major, with the leading
+ * dimensions and head strides of g (problem.h): one strided cblas_dgemm per head. */
 static void reference_dgemm(const gq_gemm *g, const double *a, const double *b, double *c)
 {
-	cblas_dgemm(CblasRowMajor, g->a_trans ? CblasTrans : CblasNoTrans,
-	            g->b_trans ? CblasTrans : CblasNoTrans, (blasint)g->m, (blasint)g->n,
-	            (blasint)g->k, 1.0, a, (blasint)g->a_cols, b, (blasint)g->b_cols, 0.0, c,
-	            (blasint)g->n);
+	for (int64_t h = 0; h < g->batch; h++)
+		cblas_dgemm(CblasRowMajor, g->a_trans ? CblasTrans : CblasNoTrans,
+		            g->b_trans ? CblasTrans : CblasNoTrans, (blasint)g->m, (blasint)g->n,
+		            (blasint)g->k, 1.0, a + h * g->stride_a, (blasint)g->lda,
+		            b + h * g->stride_b, (blasint)g->ldb, 0.0, c + h * g->stride_c,
+		            (blasint)g->ldc);
 }
 
 /* The FP64 copies of the operands, kept between calls: a long protocol computes thousands of
@@ -132,14 +151,15 @@ static double *scratch_get(int i, int64_t elems)
 /* ref = opA(A)·opB(B) in FP64 from exact FP64 copies of the BF16 operands; then, when asked,
  * absprod = |opA(A)|·|opB(B)| from the absolute values (re-converted in place). Sizes beyond
  * what a BLAS int holds are refused like a failed allocation. */
-int gq_reference_compute(const gq_problem *p, const uint16_t *a, const uint16_t *b, double *ref,
+int gq_reference_compute(const gq_problem *p, const void *a, const void *b, double *ref,
                          double *absprod)
 {
 	gq_gemm g;
 	gq_problem_gemm(p, &g);
-	if (g.m <= 0 || g.n <= 0 || g.k <= 0 || g.m > INT_MAX || g.n > INT_MAX || g.k > INT_MAX)
+	if (g.m <= 0 || g.n <= 0 || g.k <= 0 || g.batch <= 0 || g.m > INT_MAX || g.n > INT_MAX ||
+	    g.k > INT_MAX || g.lda > INT_MAX || g.ldb > INT_MAX || g.ldc > INT_MAX)
 		return -1;
-	int64_t a_elems = g.a_rows * g.a_cols, b_elems = g.b_rows * g.b_cols;
+	int64_t a_elems = g.a_elems, b_elems = g.b_elems;
 	pthread_mutex_lock(&scratch_lock);
 	double *a64 = scratch_get(0, a_elems);
 	double *b64 = scratch_get(1, b_elems);
@@ -147,12 +167,12 @@ int gq_reference_compute(const gq_problem *p, const uint16_t *a, const uint16_t 
 		pthread_mutex_unlock(&scratch_lock);
 		return -1;
 	}
-	gq_bf16_to_double(a, a_elems, 0, a64);
-	gq_bf16_to_double(b, b_elems, 0, b64);
+	operand_to_double(a, g.a_dtype, a_elems, 0, a64);
+	operand_to_double(b, g.b_dtype, b_elems, 0, b64);
 	reference_dgemm(&g, a64, b64, ref);
 	if (absprod) {
-		gq_bf16_to_double(a, a_elems, 1, a64);
-		gq_bf16_to_double(b, b_elems, 1, b64);
+		operand_to_double(a, g.a_dtype, a_elems, 1, a64);
+		operand_to_double(b, g.b_dtype, b_elems, 1, b64);
 		reference_dgemm(&g, a64, b64, absprod);
 	}
 	pthread_mutex_unlock(&scratch_lock);

@@ -39,11 +39,14 @@ uint16_t gq_double_to_bf16(double value);
 
 /* Convert count BF16 values to FP64 (optionally their absolute values), multithreaded. */
 void gq_bf16_to_double(const uint16_t *in, int64_t count, int absolute, double *out);
+/* The same for count FP32 values (exact: FP64 holds every FP32 value). */
+void gq_fp32_to_double(const float *in, int64_t count, int absolute, double *out);
 
-/* ref[M·N] = opA(A)·opB(B) in FP64; a and b are the stored BF16 operands of problem p
- * (gq_problem_gemm says their shapes). When absprod is not NULL it receives |opA(A)|·|opB(B)|.
+/* ref = opA(A)·opB(B) in FP64 (batch·M·N elements, per head as problem.h lays out the output); a
+ * and b are the stored operands of problem p, BF16 or (an FP32 g) FP32 as gq_problem_gemm says,
+ * with their shapes. When absprod is not NULL it receives |opA(A)|·|opB(B)|.
  * Returns 0, or -1 when memory for the FP64 copies could not be had. */
-int gq_reference_compute(const gq_problem *p, const uint16_t *a, const uint16_t *b, double *ref,
+int gq_reference_compute(const gq_problem *p, const void *a, const void *b, double *ref,
                          double *absprod);
 
 /* OpenBLAS's configuration string and thread count, for `gemmq info` and results metadata. */

@@ -9,6 +9,7 @@
 
 #include "group.h"
 #include "integrity.h"
+#include "layer_checks.h"
 #include "registry.h"
 
 const char *gq_acc_status_name(gq_acc_status s)
@@ -100,6 +101,14 @@ gq_status gq_accuracy_init(const gq_protocol *proto, const char *const *programs
 		pr->problem = proto->points[i].problem;
 		pr->index = i;
 		gq_protocol_budget(proto, &pr->problem, &pr->budget);
+		pr->topk = proto->topk_k > 0 && pr->problem.op == GQ_OP_ROUTER_FWD;
+		pr->topk_k = proto->topk_k;
+		pr->topk_tie_margin = proto->topk_tie_margin;
+		pr->batch_tokens = proto->batch_reference_tokens;
+		pr->batch = !proto->batch_reference_tokens                 ? GQ_BATCH_OFF
+		            : !gq_batch_invariance_applies(pr->problem.op) ? GQ_BATCH_NOT_APPLICABLE
+		            : pr->problem.t > proto->batch_reference_tokens ? GQ_BATCH_ABOVE
+		                                                            : GQ_BATCH_MEASURED;
 		pr->programs = calloc((size_t)capacity, sizeof(*pr->programs));
 		if (!pr->programs)
 			return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
@@ -201,7 +210,9 @@ static void cache_free(program_cache *c)
 static int same_inputs(const gq_problem *a, const gq_problem *b)
 {
 	return a->op == b->op && a->d_in == b->d_in && a->d_out == b->d_out && a->t == b->t &&
-	       a->in_dtype == b->in_dtype;
+	       a->in_dtype == b->in_dtype && a->g_dtype == b->g_dtype &&
+	       gq_problem_heads(a) == gq_problem_heads(b) &&
+	       (!gq_op_is_proj(a->op) || a->weight_layout == b->weight_layout);
 }
 
 /* The worst of each figure: counts and maxima by max, rel_fro and max_abs_rel by max. */
@@ -285,9 +296,12 @@ static gq_status check_inputs(gq_backend *be, gq_program_record *rec, const gq_g
 		int tensor;
 		uint16_t *input;
 		const uint16_t *pristine;
-		int64_t count;
-	} in[2] = {{"A", g->a_tensor, sl->a, gb->a_pristine, g->a_rows * g->a_cols},
-	           {"B", g->b_tensor, sl->b, gb->b_pristine, g->b_rows * g->b_cols}};
+		int64_t count; /* 16-bit words (group.h) */
+		int64_t words; /* per element */
+	} in[2] = {{"A", g->a_tensor, sl->a, gb->a_pristine, g->a_bytes / 2,
+	            gq_dtype_size(g->a_dtype) / 2},
+	           {"B", g->b_tensor, sl->b, gb->b_pristine, g->b_bytes / 2,
+	            gq_dtype_size(g->b_dtype) / 2}};
 	for (int i = 0; i < 2; i++) {
 		int64_t changed = 0, first = -1;
 		gq_status s = gq_input_compare(host, in[i].input, in[i].pristine, in[i].count, stream,
@@ -304,10 +318,14 @@ static gq_status check_inputs(gq_backend *be, gq_program_record *rec, const gq_g
 		if (changed) {
 			rec->status = GQ_ACC_ERROR;
 			set_message(rec,
-			            "wrote to its input %s (%s) at element %lld: %lld of %lld elements "
+			            "wrote to its input %s (%s) at element %lld: %lld of %lld %s "
 			            "changed on seed %llu (restored for the programs after it)",
-			            in[i].role, gq_tensor_name((gq_tensor)in[i].tensor), (long long)first,
-			            (long long)changed, (long long)in[i].count, (unsigned long long)seed);
+			            in[i].role, gq_tensor_name((gq_tensor)in[i].tensor),
+			            (long long)(first / in[i].words), (long long)changed,
+			            (long long)in[i].count,
+			            in[i].words == 1 ? "elements"
+			                             : "16-bit halves of FP32 elements",
+			            (unsigned long long)seed);
 		}
 	}
 	return GQ_OK;
@@ -317,7 +335,8 @@ static gq_status check_inputs(gq_backend *be, gq_program_record *rec, const gq_g
  * rec; only harness failures are returned. */
 static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemmq_program *prog,
                                   const gq_point_record *pr, gq_program_record *rec, int seed_index,
-                                  const gq_group *gb, const gq_seed_slot *sl, gq_error *err)
+                                  const gq_group *gb, const gq_seed_slot *sl, gq_layer_state *ls,
+                                  gq_error *err)
 {
 	const gq_problem *p = &pr->problem;
 	gq_seed_record *sr = &rec->seeds[seed_index];
@@ -328,12 +347,14 @@ static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemm
 	sr->bitwise_identical = 1;
 	sr->q_rel_fro = NAN;
 	sr->q_max_abs_rel = NAN;
+	sr->topk_checked = sr->topk_skipped = sr->topk_differing = pr->topk ? 0 : -1;
+	sr->batch_differing = -1;
 
 	gemmq_problem ap;
 	gq_program_problem(p, seed, &ap);
 	gq_gemm g;
 	gq_problem_gemm(p, &g);
-	int64_t count = g.m * g.n;
+	int64_t count = g.c_elems;
 	size_t out_bytes = (size_t)count * (size_t)gq_dtype_size(p->out_dtype);
 	gemmq_operands io = {.a = sl->a, .b = sl->b, .out = gb->out};
 	int host = gq_backend_is_host(be);
@@ -402,6 +423,27 @@ static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemm
 			sr->first_failing_rerun = r;
 			snprintf(sr->reason, sizeof(sr->reason), "rerun %d: %s", r, reason);
 		}
+		if (pr->topk) {
+			gq_topk_result tr;
+			s = gq_layer_topk(be, ls, p, proto->topk_k, proto->topk_tie_margin, gb->ref,
+			                  gb->out, seed_index, &tr, err);
+			if (s != GQ_OK)
+				break;
+			sr->topk_checked = tr.checked;
+			sr->topk_skipped = tr.skipped;
+			if (tr.differing > sr->topk_differing)
+				sr->topk_differing = tr.differing;
+			if (tr.differing && passed) {
+				passed = 0;
+				sr->first_failing_rerun = r;
+				snprintf(
+				    sr->reason, sizeof(sr->reason),
+				    "rerun %d: router top-k: %lld of %lld rows differ from the "
+				    "reference (%lld near ties skipped), first %.110s",
+				    r, (long long)tr.differing, (long long)tr.checked,
+				    (long long)tr.skipped, tr.detail);
+			}
+		}
 		if (r == 0) {
 			s = gq_backend_copy(be, gb->first, gb->out, out_bytes, err);
 			if (s == GQ_OK)
@@ -422,6 +464,12 @@ static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemm
 	prog->release(inst);
 	if (s == GQ_OK)
 		s = check_inputs(be, rec, &g, gb, sl, seed, err);
+	if (s == GQ_OK && pr->batch == GQ_BATCH_MEASURED && sr->reruns_run > 0 &&
+	    rec->status != GQ_ACC_ERROR) {
+		char note[700] = "";
+		s = gq_layer_batch(proto, be, ls, prog, p, pr->batch_tokens, seed_index, gb->first,
+		                   &sr->batch_differing, note, sizeof(note), err);
+	}
 	sr->pass = passed && sr->reruns_run == proto->reruns;
 	return s;
 }
@@ -549,6 +597,8 @@ static gq_status run_group(const gq_protocol *proto, gq_backend *be, const gq_re
 	gq_gemm g;
 	gq_problem_gemm(p0, &g);
 	gq_group gb;
+	gq_layer_state ls;
+	gq_layer_init(&ls);
 	double t_group = now_seconds(), t_ref_total = 0;
 	gq_status s = gq_group_init(be, refs, &g, &gb, err);
 	for (int i = 0; i < member_count && s == GQ_OK; i++)
@@ -568,7 +618,8 @@ static gq_status run_group(const gq_protocol *proto, gq_backend *be, const gq_re
 			break;
 		t_ref_total += t_ref;
 		run->reference_seconds += t_ref;
-		run->reference_flops += 2.0 * (double)g.m * (double)g.n * (double)g.k;
+		run->reference_flops +=
+		    2.0 * (double)g.batch * (double)g.m * (double)g.n * (double)g.k;
 		for (int i = 0; i < member_count && s == GQ_OK; i++) {
 			gq_point_record *pr = &run->points[members[i]];
 			for (int j = 0; j < pr->program_count && s == GQ_OK; j++) {
@@ -579,7 +630,8 @@ static gq_status run_group(const gq_protocol *proto, gq_backend *be, const gq_re
 				const char *why = NULL;
 				gemmq_program *prog = cache_open(cache, rec->program, &why);
 				double t_prog = now_seconds();
-				s = run_program_seed(proto, be, prog, pr, rec, seed_index, &gb, sl, err);
+				s = run_program_seed(proto, be, prog, pr, rec, seed_index, &gb, sl,
+				                     &ls, err);
 				rec->seconds += now_seconds() - t_prog;
 			}
 			finish_seed_q(pr, seed_index);
@@ -592,6 +644,7 @@ static gq_status run_group(const gq_protocol *proto, gq_backend *be, const gq_re
 		s = gq_group_audit(&gb, p0, &ref.audit, &ref.audit_seconds, err);
 	}
 	gq_group_free(be, &gb);
+	gq_layer_free(be, &ls);
 	double per_point = (now_seconds() - t_group) / member_count;
 	for (int i = 0; i < member_count; i++) {
 		gq_point_record *pr = &run->points[members[i]];
@@ -603,8 +656,8 @@ static gq_status run_group(const gq_protocol *proto, gq_backend *be, const gq_re
 			fail_audit(pr);
 		pr->reference_seconds = t_ref_total;
 		if (t_ref_total > 0)
-			pr->reference_gflops = 2e-9 * (double)g.m * (double)g.n * (double)g.k *
-			                       proto->seeds / t_ref_total;
+			pr->reference_gflops = 2e-9 * (double)g.batch * (double)g.m * (double)g.n *
+			                       (double)g.k * proto->seeds / t_ref_total;
 		pr->seconds = per_point;
 		pr->done = s == GQ_OK;
 	}

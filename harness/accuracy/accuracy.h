@@ -60,6 +60,13 @@ typedef struct gq_seed_record {
 	                              across processes show a program is deterministic there too */
 	double q_rel_fro;          /* worst rel_fro / the incumbent's on this seed; NaN if none */
 	double q_max_abs_rel;
+	/* router top-k (router_fwd points with accuracy.router_topk; layer_checks.h): rows checked
+	 * and skipped as near ties per rerun, and the most rows differing in a rerun; -1 when off
+	 */
+	int64_t topk_checked, topk_skipped, topk_differing;
+	/* batch invariance (accuracy.batch_invariance): elements of the first rerun's output whose
+	 * bits differ from the same tokens of the larger call; -1 when not measured */
+	int64_t batch_differing;
 } gq_seed_record;
 
 typedef struct gq_program_record {
@@ -87,8 +94,21 @@ typedef struct gq_reference_record {
 	double audit_seconds;      /* OpenBLAS's time for that seed (while the programs ran) */
 } gq_reference_record;
 
+/* Batch invariance at a point (accuracy.batch_invariance). */
+typedef enum gq_batch_state {
+	GQ_BATCH_OFF = 0,        /* not asked for */
+	GQ_BATCH_MEASURED,       /* counted per program and seed */
+	GQ_BATCH_NOT_APPLICABLE, /* a weight gradient: no token rows */
+	GQ_BATCH_ABOVE,          /* T > reference_tokens */
+} gq_batch_state;
+
 typedef struct gq_point_record {
 	gq_problem problem;
+	int topk; /* router top-k checked here (router_fwd with router_topk) */
+	int topk_k;
+	double topk_tie_margin;
+	gq_batch_state batch;
+	int64_t batch_tokens;      /* reference_tokens */
 	int index;                 /* in the protocol's expanded points */
 	gq_budget budget;
 	int program_count;

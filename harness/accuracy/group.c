@@ -150,9 +150,8 @@ gq_status gq_group_init(gq_backend *be, const gq_refs *refs, const gq_gemm *g, g
 {
 	memset(grp, 0, sizeof(*grp));
 	int host = gq_backend_is_host(be);
-	size_t a_bytes = (size_t)(g->a_rows * g->a_cols) * 2,
-	       b_bytes = (size_t)(g->b_rows * g->b_cols) * 2;
-	size_t out_elems = (size_t)(g->m * g->n);
+	size_t a_bytes = (size_t)g->a_bytes, b_bytes = (size_t)g->b_bytes;
+	size_t out_elems = (size_t)g->c_elems;
 	grp->out_capacity = out_elems * 4;
 	gq_status s = gq_guarded_alloc(host, grp->out_capacity, (void **)&grp->out, err);
 	if (s == GQ_OK)
@@ -192,14 +191,14 @@ gq_status gq_group_init(gq_backend *be, const gq_refs *refs, const gq_gemm *g, g
  * (the audit keeps its own: the slot's is made again two seeds later, while the audit may still
  * read it). */
 static gq_status make_operand(const gq_protocol *proto, gq_backend *be, int host_ref, uint64_t seed,
-                              int tensor, int64_t count, uint16_t *dst, uint16_t *slot_host,
-                              uint16_t *audit_host, gq_error *err)
+                              int tensor, gq_dtype dtype, int64_t count, uint16_t *dst,
+                              uint16_t *slot_host, uint16_t *audit_host, gq_error *err)
 {
 	uint16_t *host = host_ref ? slot_host : audit_host;
-	gq_status s =
-	    gq_backend_generate(be, seed, tensor, proto->inputs[tensor], count, dst, host, err);
+	gq_status s = gq_backend_generate(be, seed, tensor, proto->inputs[tensor], dtype, count,
+	                                  dst, host, err);
 	if (s == GQ_OK && audit_host && host != audit_host)
-		memcpy(audit_host, host, (size_t)count * sizeof(uint16_t));
+		memcpy(audit_host, host, (size_t)count * (size_t)gq_dtype_size(dtype));
 	return s;
 }
 
@@ -213,10 +212,10 @@ gq_status gq_group_start_seed(const gq_protocol *proto, gq_backend *be, const gq
 	sl->problem = p;
 	sl->audited = audited && refs->audit;
 	int host_ref = !refs->primary->on_device;
-	gq_status s = make_operand(proto, be, host_ref, seed, g.a_tensor, g.a_rows * g.a_cols,
+	gq_status s = make_operand(proto, be, host_ref, seed, g.a_tensor, g.a_dtype, g.a_elems,
 	                           sl->a, sl->a_host, sl->audited ? grp->audit_a : NULL, err);
 	if (s == GQ_OK)
-		s = make_operand(proto, be, host_ref, seed, g.b_tensor, g.b_rows * g.b_cols, sl->b,
+		s = make_operand(proto, be, host_ref, seed, g.b_tensor, g.b_dtype, g.b_elems, sl->b,
 		                 sl->b_host, sl->audited ? grp->audit_b : NULL, err);
 	if (s == GQ_OK && host_ref) {
 		sl->job = (gq_ref_job){.provider = refs->primary,
@@ -252,11 +251,11 @@ gq_status gq_group_finish_seed(gq_backend *be, const gq_refs *refs, gq_seed_slot
 	}
 	gq_gemm g;
 	gq_problem_gemm(sl->problem, &g);
-	size_t ref_bytes = (size_t)(g.m * g.n) * sizeof(double);
+	size_t ref_bytes = (size_t)g.c_elems * sizeof(double);
 	if (s == GQ_OK)
-		s = gq_input_copy(host, grp->a_pristine, sl->a, g.a_rows * g.a_cols, stream, err);
+		s = gq_input_copy(host, grp->a_pristine, sl->a, g.a_bytes / 2, stream, err);
 	if (s == GQ_OK)
-		s = gq_input_copy(host, grp->b_pristine, sl->b, g.b_rows * g.b_cols, stream, err);
+		s = gq_input_copy(host, grp->b_pristine, sl->b, g.b_bytes / 2, stream, err);
 	if (s == GQ_OK && host) {
 		grp->ref = sl->ref_host;
 		grp->absprod = sl->absprod_host;

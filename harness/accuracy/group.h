@@ -48,7 +48,7 @@ void gq_refs_free(gq_refs *r);
 typedef struct gq_ref_job {
 	const gq_ref_provider *provider;
 	const gq_problem *problem;
-	const uint16_t *a, *b;
+	const void *a, *b;
 	double *ref, *absprod;
 	pthread_t thread;
 	int running;
@@ -57,6 +57,8 @@ typedef struct gq_ref_job {
 	double seconds;
 } gq_ref_job;
 
+/* Inputs are kept as arrays of 16-bit words: a BF16 element takes one, an FP32 element (an FP32
+ * g) two; gq_gemm's a_bytes and b_bytes give their sizes. */
 typedef struct gq_seed_slot {
 	uint16_t *a, *b;           /* backend memory */
 	uint16_t *a_host, *b_host; /* host copies (the same buffers on the host backend) */

@@ -10,9 +10,8 @@
 
 /* gq_reference_compute on host memory; it fails only for want of memory or a dimension beyond
  * OpenBLAS's int. */
-static gq_status openblas_compute(void *ctx, const gq_problem *p, const uint16_t *a,
-                                  const uint16_t *b, double *ref, double *absprod, void *stream,
-                                  gq_error *err)
+static gq_status openblas_compute(void *ctx, const gq_problem *p, const void *a, const void *b,
+                                  double *ref, double *absprod, void *stream, gq_error *err)
 {
 	(void)ctx, (void)stream;
 	if (!ref && !absprod)
@@ -21,7 +20,7 @@ static gq_status openblas_compute(void *ctx, const gq_problem *p, const uint16_t
 	gq_problem_gemm(p, &g);
 	double *scratch = NULL;
 	if (!ref) { /* the bound alone: OpenBLAS makes it after a reference */
-		scratch = malloc((size_t)(g.m * g.n) * sizeof(double));
+		scratch = malloc((size_t)g.c_elems * sizeof(double));
 		if (!scratch)
 			return gq_error_set(err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 	}
@@ -47,9 +46,8 @@ typedef struct planted_ctx {
 } planted_ctx;
 
 /* OpenBLAS's reference and bound, then ref[E mod M·N] += amount · absprod there. */
-static gq_status planted_compute(void *ctx, const gq_problem *p, const uint16_t *a,
-                                 const uint16_t *b, double *ref, double *absprod, void *stream,
-                                 gq_error *err)
+static gq_status planted_compute(void *ctx, const gq_problem *p, const void *a, const void *b,
+                                 double *ref, double *absprod, void *stream, gq_error *err)
 {
 	const planted_ctx *c = ctx;
 	if (!ref)

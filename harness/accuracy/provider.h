@@ -1,8 +1,8 @@
 /* provider.h: where a point's FP64 reference comes from (protocol key accuracy.reference).
  *
  * A reference provider is a struct of function pointers and a context. compute() makes, from the
- * stored BF16 operands a and b of a problem (problem.h gives their shapes),
- *     ref     = opA(A)·opB(B)        in FP64, M·N row-major, and
+ * stored operands a and b of a problem (BF16, or an FP32 g: gq_gemm's a_dtype and b_dtype)
+ * (problem.h gives their shapes), ref     = opA(A)·opB(B)        in FP64, M·N row-major, and
  *     absprod = |opA(A)|·|opB(B)|    the bound operand of the metrics,
  * either of which may be NULL (not wanted). The operands are exact in FP64, so every provider
  * computes the same sums, in its own order.
@@ -37,7 +37,7 @@ typedef struct gq_ref_provider {
 	const char *name; /* "openblas", "gpu", "planted" */
 	int on_device;    /* 1: a, b, ref and absprod are device memory */
 	void *ctx;
-	gq_status (*compute)(void *ctx, const gq_problem *p, const uint16_t *a, const uint16_t *b,
+	gq_status (*compute)(void *ctx, const gq_problem *p, const void *a, const void *b,
 	                     double *ref, double *absprod, void *stream, gq_error *err);
 	void (*free)(void *ctx); /* may be NULL */
 } gq_ref_provider;

@@ -28,14 +28,28 @@ static __global__ void widen_kernel(const uint16_t *src, int64_t count, int abso
 		dst[i] = (double)__uint_as_float((uint32_t)(src[i] & mask) << 16);
 }
 
-static gq_status widen(const uint16_t *src, int64_t count, int absolute, double *dst,
+/* The same for FP32 operands (an FP32 g): exact, and clearing the sign bit is |x| exactly. */
+static __global__ void widen_fp32_kernel(const uint32_t *src, int64_t count, int absolute,
+                                         double *dst)
+{
+	uint32_t mask = absolute ? 0x7fffffffu : 0xffffffffu;
+	int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
+		dst[i] = (double)__uint_as_float(src[i] & mask);
+}
+
+static gq_status widen(const void *src, gq_dtype dtype, int64_t count, int absolute, double *dst,
                        cudaStream_t stream, gq_error *err)
 {
 	int64_t blocks = (count + GQ_WIDEN_THREADS - 1) / GQ_WIDEN_THREADS;
 	if (blocks > GQ_WIDEN_MAX_BLOCKS)
 		blocks = GQ_WIDEN_MAX_BLOCKS;
-	widen_kernel<<<(unsigned)(blocks > 0 ? blocks : 1), GQ_WIDEN_THREADS, 0, stream>>>(
-	    src, count, absolute, dst);
+	if (dtype == GQ_DTYPE_FP32)
+		widen_fp32_kernel<<<(unsigned)(blocks > 0 ? blocks : 1), GQ_WIDEN_THREADS, 0,
+		                    stream>>>((const uint32_t *)src, count, absolute, dst);
+	else
+		widen_kernel<<<(unsigned)(blocks > 0 ? blocks : 1), GQ_WIDEN_THREADS, 0, stream>>>(
+		    (const uint16_t *)src, count, absolute, dst);
 	GQ_CUDA_CHECK(cudaGetLastError(), err);
 	return GQ_OK;
 }
@@ -71,38 +85,42 @@ static gq_status reserve(double **buf, int64_t *room, int64_t elems, const char 
 }
 
 /* Row-major out[M,N] = opA(A)·opB(B) is column-major outᵀ[N,M] = opB(B)ᵀ·opA(A)ᵀ. A stored
- * row-major [r,c] is column-major [c,r] with leading dimension c, so the first cuBLAS operand is
- * the stored B (transposed when b_trans) with ld = b_cols, the second the stored A (transposed when
- * a_trans) with ld = a_cols, and the result has ld = N. */
+ * row-major [r,c] with row stride ld is column-major [c,r] with leading dimension ld, so the first
+ * cuBLAS operand is the stored B (transposed when b_trans) with ldb, the second the stored A
+ * (transposed when a_trans) with lda, and the result has ldc; the g->batch heads are a strided
+ * batch (problem.h; one GEMM for the ops that are not proj). */
 static gq_status dgemm(gpu_ctx *c, const gq_gemm *g, double *out, cudaStream_t stream,
                        gq_error *err)
 {
 	const double one = 1.0, zero = 0.0;
 	GQ_CUBLAS_CHECK(cublasSetStream(c->handle, stream), err);
-	GQ_CUBLAS_CHECK(cublasDgemm(c->handle, g->b_trans ? CUBLAS_OP_T : CUBLAS_OP_N,
-	                            g->a_trans ? CUBLAS_OP_T : CUBLAS_OP_N, (int)g->n, (int)g->m,
-	                            (int)g->k, &one, c->b64, (int)g->b_cols, c->a64, (int)g->a_cols,
-	                            &zero, out, (int)g->n),
+	GQ_CUBLAS_CHECK(cublasDgemmStridedBatched(c->handle, g->b_trans ? CUBLAS_OP_T : CUBLAS_OP_N,
+	                                          g->a_trans ? CUBLAS_OP_T : CUBLAS_OP_N, (int)g->n,
+	                                          (int)g->m, (int)g->k, &one, c->b64, (int)g->ldb,
+	                                          (long long)g->stride_b, c->a64, (int)g->lda,
+	                                          (long long)g->stride_a, &zero, out, (int)g->ldc,
+	                                          (long long)g->stride_c, (int)g->batch),
 	                err);
 	return GQ_OK;
 }
 
 /* ref from the operands as they are, then absprod from their absolute values; each one only
  * when wanted. Waits for the stream, so a fault of either shows here. */
-static gq_status gpu_compute(void *ctx, const gq_problem *p, const uint16_t *a, const uint16_t *b,
+static gq_status gpu_compute(void *ctx, const gq_problem *p, const void *a, const void *b,
                              double *ref, double *absprod, void *stream, gq_error *err)
 {
 	gpu_ctx *c = (gpu_ctx *)ctx;
 	cudaStream_t s = (cudaStream_t)stream;
 	gq_gemm g;
 	gq_problem_gemm(p, &g);
-	if (g.m <= 0 || g.n <= 0 || g.k <= 0 || g.m > INT_MAX || g.n > INT_MAX || g.k > INT_MAX)
+	if (g.m <= 0 || g.n <= 0 || g.k <= 0 || g.m > INT_MAX || g.n > INT_MAX || g.k > INT_MAX ||
+	    g.lda > INT_MAX || g.ldb > INT_MAX || g.ldc > INT_MAX || g.batch > INT_MAX)
 		return gq_error_set(
 		    err, GQ_ERR_INPUT, GQ_HERE,
 		    "the gpu reference takes dimensions from 1 to INT_MAX (M %lld, N "
 		    "%lld, K %lld)",
 		    (long long)g.m, (long long)g.n, (long long)g.k);
-	int64_t a_elems = g.a_rows * g.a_cols, b_elems = g.b_rows * g.b_cols;
+	int64_t a_elems = g.a_elems, b_elems = g.b_elems;
 	gq_status st = reserve(&c->a64, &c->a_room, a_elems, "operand A", err);
 	if (st == GQ_OK)
 		st = reserve(&c->b64, &c->b_room, b_elems, "operand B", err);
@@ -110,9 +128,9 @@ static gq_status gpu_compute(void *ctx, const gq_problem *p, const uint16_t *a, 
 	for (int absolute = 0; absolute < 2 && st == GQ_OK; absolute++) {
 		if (!outs[absolute])
 			continue;
-		st = widen(a, a_elems, absolute, c->a64, s, err);
+		st = widen(a, g.a_dtype, a_elems, absolute, c->a64, s, err);
 		if (st == GQ_OK)
-			st = widen(b, b_elems, absolute, c->b64, s, err);
+			st = widen(b, g.b_dtype, b_elems, absolute, c->b64, s, err);
 		if (st == GQ_OK)
 			st = dgemm(c, &g, outs[absolute], s, err);
 	}

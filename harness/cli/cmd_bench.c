@@ -335,22 +335,21 @@ static gq_status bench_point(bench_ctx *c, const gq_problem *p, json_t *pt, gq_e
 	void *a = NULL, *b = NULL, *out = NULL;
 	json_t *progs = json_array();
 	json_object_set_new(pt, "programs", progs);
-	size_t a_bytes = (size_t)(g.a_rows * g.a_cols) * 2,
-	       b_bytes = (size_t)(g.b_rows * g.b_cols) * 2;
-	size_t out_bytes = (size_t)(g.m * g.n) * (size_t)gq_dtype_size(p->out_dtype);
+	size_t a_bytes = (size_t)g.a_bytes, b_bytes = (size_t)g.b_bytes;
+	size_t out_bytes = (size_t)g.c_elems * (size_t)gq_dtype_size(p->out_dtype);
 	cudaError_t ce = cudaMalloc(&a, a_bytes);
 	if (ce == cudaSuccess)
 		ce = cudaMalloc(&b, b_bytes);
 	if (ce == cudaSuccess)
 		ce = cudaMalloc(&out, out_bytes);
 	if (ce == cudaSuccess)
-		ce = (cudaError_t)gq_inputs_fill_bf16_gpu(c->proto->first_seed, g.a_tensor,
-		                                          c->proto->inputs[g.a_tensor], 0,
-		                                          g.a_rows * g.a_cols, a, c->stream);
+		ce = (cudaError_t)gq_inputs_fill(1, c->proto->first_seed, g.a_tensor,
+		                                 c->proto->inputs[g.a_tensor], (int)g.a_dtype, 0,
+		                                 g.a_elems, a, c->stream);
 	if (ce == cudaSuccess)
-		ce = (cudaError_t)gq_inputs_fill_bf16_gpu(c->proto->first_seed, g.b_tensor,
-		                                          c->proto->inputs[g.b_tensor], 0,
-		                                          g.b_rows * g.b_cols, b, c->stream);
+		ce = (cudaError_t)gq_inputs_fill(1, c->proto->first_seed, g.b_tensor,
+		                                 c->proto->inputs[g.b_tensor], (int)g.b_dtype, 0,
+		                                 g.b_elems, b, c->stream);
 	if (ce == cudaSuccess)
 		ce = cudaStreamSynchronize(c->stream);
 	gq_status s = GQ_OK;

@@ -125,20 +125,21 @@ gq_status gq_backend_memset(gq_backend *b, void *dst, int value, size_t bytes, g
 }
 
 gq_status gq_backend_generate(gq_backend *b, uint64_t seed, int tensor, gq_input_spec spec,
-                              int64_t count, uint16_t *dst, uint16_t *host, gq_error *err)
+                              gq_dtype dtype, int64_t count, void *dst, void *host, gq_error *err)
 {
+	const size_t bytes = (size_t)count * (size_t)gq_dtype_size(dtype);
 	if (b->is_host) {
-		gq_inputs_fill_bf16(seed, tensor, spec, 0, count, dst);
+		gq_inputs_fill(0, seed, tensor, spec, (int)dtype, 0, count, dst, NULL);
 		if (host && host != dst)
-			memcpy(host, dst, (size_t)count * sizeof(uint16_t));
+			memcpy(host, dst, bytes);
 		return GQ_OK;
 	}
-	int e = gq_inputs_fill_bf16_gpu(seed, tensor, spec, 0, count, dst, b->stream);
+	int e = gq_inputs_fill(1, seed, tensor, spec, (int)dtype, 0, count, dst, b->stream);
 	if (e != 0)
 		return gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "input generation: %s",
 		                    cudaGetErrorString((cudaError_t)e));
 	if (host)
-		return gq_backend_download(b, host, dst, (size_t)count * sizeof(uint16_t), err);
+		return gq_backend_download(b, host, dst, bytes, err);
 	return gq_backend_sync(b, "input generation", err);
 }
 

@@ -40,10 +40,11 @@ gq_status gq_backend_download(gq_backend *b, void *dst, const void *src, size_t 
 gq_status gq_backend_copy(gq_backend *b, void *dst, const void *src, size_t bytes, gq_error *err);
 gq_status gq_backend_memset(gq_backend *b, void *dst, int value, size_t bytes, gq_error *err);
 
-/* Generate count BF16 elements of a tensor into dst (backend memory) and into host (host
- * memory, may equal dst on the host backend; NULL to skip the host copy). */
+/* Generate count elements of a tensor, of dtype (BF16, or FP32 for an FP32 g), into dst (backend
+ * memory) and into host (host memory, may equal dst on the host backend; NULL to skip the host
+ * copy). */
 gq_status gq_backend_generate(gq_backend *b, uint64_t seed, int tensor, gq_input_spec spec,
-                              int64_t count, uint16_t *dst, uint16_t *host, gq_error *err);
+                              gq_dtype dtype, int64_t count, void *dst, void *host, gq_error *err);
 
 /* Wait for the stream; report an asynchronous error (a faulting program) with where. */
 gq_status gq_backend_sync(gq_backend *b, const char *where, gq_error *err);

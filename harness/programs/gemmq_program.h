@@ -29,21 +29,33 @@
 extern "C" {
 #endif
 
-#define GEMMQ_PROGRAM_ABI_VERSION 1u
+/* Version 2: gemmq_problem gained the batch of the proj ops (heads, weight_layout, leading
+ * dimensions and batch strides) and a dtype per operand. */
+#define GEMMQ_PROGRAM_ABI_VERSION 2u
 
-/* op: 0 fwd, 1 dgrad, 2 wgrad, 3 router_fwd, 4 router_dgrad, 5 router_wgrad.
- * dtype: 0 bf16, 1 fp32. Layouts and the (m, n, k, a_trans, b_trans) mapping: see
- * reference/problem.h. Pointers are row-major and densely packed. */
+/* op: 0 fwd, 1 dgrad, 2 wgrad, 3 router_fwd, 4 router_dgrad, 5 router_wgrad, 6 proj_fwd,
+ * 7 proj_dgrad, 8 proj_wgrad. dtype: 0 bf16, 1 fp32. Layouts and the (m, n, k, a_trans, b_trans)
+ * mapping: see reference/problem.h. Pointers are row-major.
+ *
+ * Every op is a batch of `batch` GEMMs (1 but for the proj ops, where it is the heads): for
+ * b < batch, out + b·stride_c [M,N] (row r at r·ldc) = opA(a + b·stride_a) · opB(b + b·stride_b),
+ * where row r of stored A starts at r·lda and of stored B at r·ldb (elements). For the ops other
+ * than proj, lda, ldb and ldc are the stored row lengths (dense packing). */
 typedef struct gemmq_problem {
 	int32_t op;
-	int32_t in_dtype;
+	int32_t in_dtype; /* the dtype of both operands when they agree, else of A (a_dtype) */
 	int32_t out_dtype;
-	int32_t a_trans; /* 1: A stored [K,M], else [M,K] */
-	int32_t b_trans; /* 1: B stored [N,K], else [K,N] */
-	int32_t reserved;
+	int32_t a_trans;       /* 1: A stored [K,M], else [M,K] */
+	int32_t b_trans;       /* 1: B stored [N,K], else [K,N] */
+	int32_t weight_layout; /* proj ops: 0 in_out (W [H,D_in,D_out]), 1 out_in; else 0 */
 	int64_t d_in, d_out, t;
-	int64_t m, n, k; /* out is [M,N] row-major */
+	int64_t m, n, k; /* each out is [M,N] row-major */
 	uint64_t seed;   /* the seed of the inputs: information for calibration programs only */
+	int64_t heads;   /* proj ops: H; else 1 */
+	int64_t batch;   /* GEMMs per launch: heads for the proj ops, else 1 */
+	int64_t lda, ldb, ldc;                /* elements between rows */
+	int64_t stride_a, stride_b, stride_c; /* elements between the batch's matrices */
+	int32_t a_dtype, b_dtype;             /* dtype of each operand (0 bf16, 1 fp32) */
 } gemmq_problem;
 
 typedef struct gemmq_operands {

@@ -18,6 +18,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cuda_check.h"
+#include "widen.h"
 
 typedef enum lib_kind { LIB_CUBLAS = 0, LIB_LT_HEURISTIC, LIB_LT_ALGO, LIB_LT_TOP8 } lib_kind;
 
@@ -39,12 +40,22 @@ typedef struct lib_program {
  *           else    (B stored [K,N] row-major = [N,K] col-major, ld N): op_a = N
  *   B' = A: a_trans (A stored [K,M] row-major = [M,K] col-major, ld M): op_b = T
  *           else    (A stored [M,K] row-major = [K,M] col-major, ld K): op_b = N
- *   C = D:  out [M,N] row-major = [N,M] col-major, ld N. */
+ *   C = D:  out [M,N] row-major = [N,M] col-major, ld N.
+ * A row-major leading dimension is the column-major one of the same storage, so lda = our ldb,
+ * ldb = our lda, ldc = our ldc (the row lengths for one GEMM; H·D for the proj ops' strided
+ * views). The proj ops are a strided batch of `batch` GEMMs: strides swap as the operands do.
+ * With an FP32 A (the router backward's FP32 g) our BF16 B is widened to FP32 at every launch
+ * (widen.h) and the GEMM is FP32 × FP32 with FP32 compute (no TF32): what `g @ W.float()` runs. */
 typedef struct geometry {
 	cublasOperation_t op_a, op_b;
 	int64_t m, n, k; /* m = N, n = M, k = K */
 	uint64_t a_rows, a_cols, b_rows, b_cols;
 	int64_t lda, ldb, ldc;
+	int32_t batch;
+	int64_t stride_a, stride_b, stride_c; /* of A' (our B), B' (our A) and C */
+	cudaDataType_t a_type, b_type;        /* of A' and B' as the GEMM reads them */
+	int widen;                            /* 1: A' is our BF16 B widened to FP32 */
+	int64_t widen_elems;                  /* elements of our B to widen */
 	cudaDataType_t out_type;
 } geometry;
 
@@ -74,6 +85,7 @@ typedef struct lib_instance {
 	char name[32];
 	geometry g;
 	void *workspace; /* GQ_CUBLAS_WORKSPACE_BYTES of device memory */
+	float *widened;  /* g.widen: our B as FP32 (device memory) */
 	cublasHandle_t blas;
 	cublasLtHandle_t lt;
 	lt_ops ops;
@@ -81,6 +93,9 @@ typedef struct lib_instance {
 	/* Alignments of prepare's pointers, which the heuristic relied on. */
 	uint32_t align_a, align_b, align_out;
 } lib_instance;
+
+static const void *operand_b(lib_instance *in, const gemmq_operands *io, cudaStream_t stream,
+                             gq_error *err);
 
 static void gemm_geometry(const gemmq_problem *p, geometry *g)
 {
@@ -95,6 +110,19 @@ static void gemm_geometry(const gemmq_problem *p, geometry *g)
 	g->b_cols = (uint64_t)(p->a_trans ? p->k : p->m);
 	g->ldb = (int64_t)g->b_rows;
 	g->ldc = p->n;
+	if (p->batch >= 1 && p->lda > 0) { /* ABI 2: leading dimensions and the batch */
+		g->lda = p->ldb, g->ldb = p->lda, g->ldc = p->ldc;
+		g->batch = (int32_t)p->batch;
+		g->stride_a = p->stride_b, g->stride_b = p->stride_a, g->stride_c = p->stride_c;
+	} else {
+		g->batch = 1;
+	}
+	g->widen = p->a_dtype == 1 && p->b_dtype == 0;
+	g->b_type = p->a_dtype == 1 ? CUDA_R_32F : CUDA_R_16BF;
+	g->a_type = g->widen || p->b_dtype == 1 ? CUDA_R_32F : CUDA_R_16BF;
+	/* our B: (batch − 1) strides and then its stored rows of ld elements */
+	g->widen_elems =
+	    (int64_t)(g->batch - 1) * g->stride_a + (int64_t)(g->a_cols - 1) * g->lda + g->a_rows;
 	g->out_type = p->out_dtype == 1 ? CUDA_R_32F : CUDA_R_16BF;
 }
 
@@ -155,9 +183,11 @@ static uint32_t alignment_of(const void *ptr)
 /* Dtypes and sizes this module handles. */
 static gq_status check_problem(const lib_program *lp, const gemmq_problem *p, gq_error *err)
 {
-	if (p->in_dtype != 0)
-		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
-		                    "only BF16 inputs are supported");
+	if (p->in_dtype != 0 || p->b_dtype != 0 || (p->a_dtype != 0 && p->a_dtype != 1))
+		return gq_error_set(
+		    err, GQ_ERR_UNSUPPORTED, NULL,
+		    "only BF16 inputs, and an FP32 A (the router backward's FP32 g), "
+		    "are supported");
 	if (p->out_dtype != 0 && p->out_dtype != 1)
 		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL, "unknown output dtype %d",
 		                    (int)p->out_dtype);
@@ -166,8 +196,12 @@ static gq_status check_problem(const lib_program *lp, const gemmq_problem *p, gq
 		                    "M, N and K must be positive (M=%" PRId64 " N=%" PRId64
 		                    " K=%" PRId64 ")",
 		                    p->m, p->n, p->k);
-	/* cublasGemmEx takes int sizes and leading dimensions (all of which are ≤ max(M,N,K)). */
-	if (lp->kind == LIB_CUBLAS && (p->m > INT_MAX || p->n > INT_MAX || p->k > INT_MAX))
+	if (p->batch < 1 || p->batch > INT_MAX)
+		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
+		                    "a batch of %" PRId64 " GEMMs is out of range", p->batch);
+	/* cublasGemmEx takes int sizes and leading dimensions */
+	if (lp->kind == LIB_CUBLAS && (p->m > INT_MAX || p->n > INT_MAX || p->k > INT_MAX ||
+	                               p->lda > INT_MAX || p->ldb > INT_MAX || p->ldc > INT_MAX))
 		return gq_error_set(err, GQ_ERR_UNSUPPORTED, NULL,
 		                    "cublasGemmEx takes int sizes; M=%" PRId64 " N=%" PRId64
 		                    " K=%" PRId64 " do not fit",
@@ -200,13 +234,27 @@ static gq_status lt_ops_create(const geometry *g, lt_ops *o, gq_error *err)
 	GQ_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(o->desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_b,
 	                                               sizeof(op_b)),
 	                err);
-	GQ_CUBLAS_CHECK(
-	    cublasLtMatrixLayoutCreate(&o->a, CUDA_R_16BF, g->a_rows, g->a_cols, g->lda), err);
-	GQ_CUBLAS_CHECK(
-	    cublasLtMatrixLayoutCreate(&o->b, CUDA_R_16BF, g->b_rows, g->b_cols, g->ldb), err);
+	GQ_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&o->a, g->a_type, g->a_rows, g->a_cols, g->lda),
+	                err);
+	GQ_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&o->b, g->b_type, g->b_rows, g->b_cols, g->ldb),
+	                err);
 	GQ_CUBLAS_CHECK(
 	    cublasLtMatrixLayoutCreate(&o->c, g->out_type, (uint64_t)g->m, (uint64_t)g->n, g->ldc),
 	    err);
+	if (g->batch > 1) { /* the proj ops: a strided batch, one GEMM per head */
+		cublasLtMatrixLayout_t layouts[3] = {o->a, o->b, o->c};
+		const int64_t strides[3] = {g->stride_a, g->stride_b, g->stride_c};
+		for (int i = 0; i < 3; i++) {
+			GQ_CUBLAS_CHECK(cublasLtMatrixLayoutSetAttribute(
+			                    layouts[i], CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT,
+			                    &g->batch, sizeof(g->batch)),
+			                err);
+			GQ_CUBLAS_CHECK(cublasLtMatrixLayoutSetAttribute(
+			                    layouts[i], CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+			                    &strides[i], sizeof(strides[i])),
+			                err);
+		}
+	}
 	return GQ_OK;
 }
 
@@ -383,6 +431,8 @@ static void lib_release(void *instance)
 		(void)cublasDestroy(in->blas);
 	if (in->workspace)
 		(void)cudaFree(in->workspace);
+	if (in->widened)
+		(void)cudaFree(in->widened);
 	in->magic = 0;
 	free(in);
 }
@@ -399,10 +449,10 @@ static gq_status time_algo(lib_instance *in, const gemmq_operands *io,
 		int timed = i - TOP8_WARMUP;
 		if (timed >= 0)
 			GQ_CUDA_CHECK(cudaEventRecord(e[2 * timed], stream), err);
-		cublasStatus_t st =
-		    cublasLtMatmul(in->lt, in->ops.desc, &alpha, io->b, in->ops.a, io->a, in->ops.b,
-		                   &beta, io->out, in->ops.c, io->out, in->ops.c, algo,
-		                   in->workspace, GQ_CUBLAS_WORKSPACE_BYTES, stream);
+		cublasStatus_t st = cublasLtMatmul(
+		    in->lt, in->ops.desc, &alpha, in->g.widen ? in->widened : io->b, in->ops.a,
+		    io->a, in->ops.b, &beta, io->out, in->ops.c, io->out, in->ops.c, algo,
+		    in->workspace, GQ_CUBLAS_WORKSPACE_BYTES, stream);
 		if (st != CUBLAS_STATUS_SUCCESS)
 			return GQ_OK;
 		if (timed >= 0)
@@ -438,6 +488,8 @@ static gq_status lt_time_top8(lib_instance *in, const gemmq_operands *io,
 	cudaEvent_t e[2 * TOP8_TIMED] = {0};
 	GQ_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), err);
 	gq_status s = GQ_OK;
+	if (in->g.widen && !operand_b(in, io, stream, err)) /* the FP32 copy the timings read */
+		s = err->status;
 	for (int i = 0; i < 2 * TOP8_TIMED && s == GQ_OK; i++) {
 		cudaError_t ce = cudaEventCreate(&e[i]);
 		if (ce != cudaSuccess)
@@ -482,6 +534,10 @@ static gq_status prepare_impl(lib_program *lp, const gemmq_problem *p, const gem
 		return s;
 	gemm_geometry(p, &in->g);
 	GQ_CUDA_CHECK(cudaMalloc(&in->workspace, GQ_CUBLAS_WORKSPACE_BYTES), err);
+	if (in->g.widen)
+		GQ_CUDA_CHECK(
+		    cudaMalloc((void **)&in->widened, (size_t)in->g.widen_elems * sizeof(float)),
+		    err);
 	if (lp->kind == LIB_CUBLAS) {
 		GQ_CUBLAS_CHECK(cublasCreate(&in->blas), err);
 		GQ_CUBLAS_CHECK(cublasSetMathMode(in->blas, CUBLAS_DEFAULT_MATH), err);
@@ -490,7 +546,7 @@ static gq_status prepare_impl(lib_program *lp, const gemmq_problem *p, const gem
 		return GQ_OK;
 	}
 	in->align_a = alignment_of(io ? io->a : NULL);
-	in->align_b = alignment_of(io ? io->b : NULL);
+	in->align_b = in->g.widen ? alignment_of(in->widened) : alignment_of(io ? io->b : NULL);
 	in->align_out = alignment_of(io ? io->out : NULL);
 	GQ_CUBLAS_CHECK(cublasLtCreate(&in->lt), err);
 	s = lt_ops_create(&in->g, &in->ops, err);
@@ -527,6 +583,22 @@ static int lib_prepare(void *ctx, const gemmq_problem *p, const gemmq_operands *
 	return 0;
 }
 
+/* Our B as the GEMM reads it: io->b, or (g.widen) its FP32 copy, widened now on stream. NULL
+ * with err set when the widening launch failed. */
+static const void *operand_b(lib_instance *in, const gemmq_operands *io, cudaStream_t stream,
+                             gq_error *err)
+{
+	if (!in->g.widen)
+		return io->b;
+	int e = gq_widen_bf16_gpu(io->b, in->g.widen_elems, in->widened, stream);
+	if (e != 0) {
+		gq_error_set(err, GQ_ERR_DEVICE, GQ_HERE, "widening B to FP32: %s",
+		             gq_cuda_error_text((cudaError_t)e));
+		return NULL;
+	}
+	return in->widened;
+}
+
 static gq_status launch_cublas(lib_instance *in, const gemmq_operands *io, cudaStream_t stream,
                                gq_error *err)
 {
@@ -536,11 +608,23 @@ static gq_status launch_cublas(lib_instance *in, const gemmq_operands *io, cudaS
 	GQ_CUBLAS_CHECK(cublasSetStream(in->blas, stream), err);
 	GQ_CUBLAS_CHECK(cublasSetWorkspace(in->blas, in->workspace, GQ_CUBLAS_WORKSPACE_BYTES),
 	                err);
-	GQ_CUBLAS_CHECK(cublasGemmEx(in->blas, g->op_a, g->op_b, (int)g->m, (int)g->n, (int)g->k,
-	                             &alpha, io->b, CUDA_R_16BF, (int)g->lda, io->a, CUDA_R_16BF,
-	                             (int)g->ldb, &beta, io->out, g->out_type, (int)g->ldc,
-	                             CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-	                err);
+	const void *a = operand_b(in, io, stream, err); /* A' of the column-major call */
+	if (!a)
+		return err->status;
+	if (g->batch > 1) /* the proj ops: torch.bmm's strided batch, one GEMM per head */
+		GQ_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
+		                    in->blas, g->op_a, g->op_b, (int)g->m, (int)g->n, (int)g->k,
+		                    &alpha, a, g->a_type, (int)g->lda, g->stride_a, io->a,
+		                    g->b_type, (int)g->ldb, g->stride_b, &beta, io->out,
+		                    g->out_type, (int)g->ldc, g->stride_c, g->batch,
+		                    CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+		                err);
+	else
+		GQ_CUBLAS_CHECK(cublasGemmEx(in->blas, g->op_a, g->op_b, (int)g->m, (int)g->n,
+		                             (int)g->k, &alpha, a, g->a_type, (int)g->lda, io->a,
+		                             g->b_type, (int)g->ldb, &beta, io->out, g->out_type,
+		                             (int)g->ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+		                err);
 	return GQ_OK;
 }
 
@@ -548,7 +632,8 @@ static gq_status launch_lt(lib_instance *in, const gemmq_operands *io, cudaStrea
                            gq_error *err)
 {
 	const float alpha = 1.0f, beta = 0.0f;
-	if (alignment_of(io->a) < in->align_a || alignment_of(io->b) < in->align_b ||
+	if (alignment_of(io->a) < in->align_a ||
+	    (!in->g.widen && alignment_of(io->b) < in->align_b) ||
 	    alignment_of(io->out) < in->align_out)
 		return gq_error_set(
 		    err, GQ_ERR_INTERNAL, GQ_HERE,
@@ -556,8 +641,11 @@ static gq_status launch_lt(lib_instance *in, const gemmq_operands *io, cudaStrea
 		    "bytes then, %u %u %u now)",
 		    in->align_a, in->align_b, in->align_out, alignment_of(io->a),
 		    alignment_of(io->b), alignment_of(io->out));
-	GQ_CUBLAS_CHECK(cublasLtMatmul(in->lt, in->ops.desc, &alpha, io->b, in->ops.a, io->a,
-	                               in->ops.b, &beta, io->out, in->ops.c, io->out, in->ops.c,
+	const void *b = operand_b(in, io, stream, err);
+	if (!b)
+		return err->status;
+	GQ_CUBLAS_CHECK(cublasLtMatmul(in->lt, in->ops.desc, &alpha, b, in->ops.a, io->a, in->ops.b,
+	                               &beta, io->out, in->ops.c, io->out, in->ops.c,
 	                               &in->choice.algo, in->workspace, GQ_CUBLAS_WORKSPACE_BYTES,
 	                               stream),
 	                err);

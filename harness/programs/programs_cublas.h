@@ -14,6 +14,13 @@
  *                       makes its own, with CUPTI spans and the L2 flush (timing.h).
  * Not declared deterministic: the cuBLASLt programs (split-K reductions may be chosen).
  *
+ * The proj ops (a batch of one GEMM per head on strided views, reference/problem.h) run as a
+ * strided batch: cublasGemmStridedBatchedEx for cublas:default (what torch.bmm / einsum run), the
+ * batch count and strided batch offsets on every cuBLASLt layout for the others. The router
+ * backward with an FP32 g (FP32 A × BF16 B) is a documented choice, the one a user makes in
+ * PyTorch with `g @ W.float()`: the BF16 operand is widened exactly to FP32 in a buffer of the
+ * instance at every launch (widen.h), then the GEMM is FP32 × FP32 with FP32 compute (no TF32).
+ *
  * Row-major as column-major: out[M,N] row-major is outᵀ[N,M] column-major = opB(B)ᵀ·opA(A)ᵀ, so
  * each call is made with m' = N, n' = M, k' = K and the operands swapped (see gemm_geometry in
  * programs_cublas.c). Each instance owns its handle and a 32 MiB workspace; stream and workspace

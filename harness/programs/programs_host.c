@@ -1,13 +1,18 @@
 /* programs_host.c: host:ref, host:split, host:wrong:<seed>, host:unwritten, host:crash:<T>,
  * host:slow-above:<T> (see programs_host.h).
  *
- * One launch: A is converted to FP32 [M,K] and B to FP32 [K,Npad] (Npad = N rounded up to the
- * column block, zero-padded), both row-major, into buffers allocated at prepare. The conversion is
+ * One launch: per GEMM of the batch (problem->batch: the heads of the proj ops, else 1), A is
+ * converted to FP32 [M,K] and B to FP32 [K,Npad] (Npad = N rounded up to the column block,
+ * zero-padded), both row-major and dense, from the strided operands (lda, ldb, stride_a,
+ * stride_b), into buffers allocated at prepare. The conversion is
  * redone at every launch (it is O(MK + KN) against the GEMM's O(MNK)), so a launch always reads the
  * operands it is given. The output is cut into tiles of HOST_RB rows × HOST_CB columns; threads
  * take contiguous ranges of tiles. A tile keeps HOST_RB × HOST_CB FP32 accumulators and walks k in
  * order, so acc(i,j) = fl(…fl(fl(0 + a_i0·b_0j) + a_i1·b_1j)… + a_i,K-1·b_K-1,j): the products of
- * BF16 values are exact in FP32 (8 + 8 significand bits ≤ 24), only the additions round.
+ * BF16 values are exact in FP32 (8 + 8 significand bits ≤ 24), only the additions round. With an
+ * FP32 A (the FP32 g of router_dgrad and router_wgrad) each product FP32 × BF16 is rounded to
+ * FP32 too, as the layer's FP32 arithmetic does; the result equals the loop
+ * `float s = 0; for k: s += a·b` all the same.
  */
 #include "programs_host.h"
 
@@ -56,16 +61,16 @@ typedef struct host_instance {
 	uint64_t param;
 	gemmq_problem p;
 	int64_t npad;      /* N rounded up to HOST_CB */
-	float *a32;        /* [M,K] */
-	float *b32;        /* [K,Npad], columns N..Npad-1 are 0 */
-	uint64_t launches; /* host:split rotates its summation order by this */
+	float *a32;        /* batch × [M,K] */
+	float *b32;        /* batch × [K,Npad], columns N..Npad-1 are 0 */
+	uint64_t launches; /* host:split rotates its summation order by this; it starts at M */
 	int threads;
 } host_instance;
 
 /* What one thread does in a launch. */
 typedef struct host_job {
 	const host_instance *inst;
-	const uint16_t *a, *b; /* the BF16 operands, for the conversion */
+	const void *a, *b; /* the operands (BF16, or an FP32 g), for the conversion */
 	void *out;
 	int index, count; /* this job's share: index of count */
 	int rotation;     /* host:split: the partial that is summed first */
@@ -140,9 +145,12 @@ gq_status gq_programs_host_check(const char *name, gq_error *err)
 static int host_supports(void *ctx, const gemmq_problem *p, char *msg, size_t msg_size)
 {
 	const host_program *hp = ctx;
-	if (p->in_dtype != 0)
-		return gq_program_fail(GQ_ERR_UNSUPPORTED, msg, msg_size, "%s: only BF16 inputs are supported",
-		            hp->name);
+	if (p->in_dtype != 0 || (p->a_dtype != 0 && p->a_dtype != 1) || p->b_dtype != 0)
+		return gq_program_fail(
+		    GQ_ERR_UNSUPPORTED, msg, msg_size,
+		    "%s: only BF16 inputs (and an FP32 A, the FP32 g of the router "
+		    "backward) are supported",
+		    hp->name);
 	if (p->out_dtype != 0 && p->out_dtype != 1)
 		return gq_program_fail(GQ_ERR_UNSUPPORTED, msg, msg_size, "%s: unknown output dtype %d",
 		            hp->name, (int)p->out_dtype);
@@ -151,6 +159,12 @@ static int host_supports(void *ctx, const gemmq_problem *p, char *msg, size_t ms
 		            "%s: M, N and K must be positive (M=%" PRId64 " N=%" PRId64
 		            " K=%" PRId64 ")",
 		            hp->name, p->m, p->n, p->k);
+	if (p->batch < 1 || p->lda < (p->a_trans ? p->m : p->k) ||
+	    p->ldb < (p->b_trans ? p->k : p->n) || p->ldc < p->n)
+		return gq_program_fail(GQ_ERR_INTERNAL, msg, msg_size,
+		                       "%s: batch %" PRId64 " and leading dimensions %" PRId64
+		                       ", %" PRId64 ", %" PRId64 " do not fit the problem",
+		                       hp->name, p->batch, p->lda, p->ldb, p->ldc);
 	return 0;
 }
 
@@ -168,8 +182,9 @@ static void host_release(void *instance)
 static int choose_threads(const gemmq_problem *p)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	double work = (double)p->m * (double)p->n * (double)p->k;
-	int64_t tiles = (p->m + HOST_RB - 1) / HOST_RB * ((p->n + HOST_CB - 1) / HOST_CB);
+	double work = (double)p->batch * (double)p->m * (double)p->n * (double)p->k;
+	int64_t tiles =
+	    p->batch * ((p->m + HOST_RB - 1) / HOST_RB) * ((p->n + HOST_CB - 1) / HOST_CB);
 	if (cores < 1 || work < HOST_MIN_WORK)
 		return 1;
 	if (cores > HOST_MAX_THREADS)
@@ -192,55 +207,69 @@ static int host_prepare(void *ctx, const gemmq_problem *p, const gemmq_operands 
 	if (!inst)
 		return gq_program_fail(GQ_ERR_INTERNAL, msg, msg_size, "%s: out of memory", hp->name);
 	inst->kind = hp->kind;
+	inst->launches = (uint64_t)p->m;
 	inst->param = hp->param;
 	inst->p = *p;
 	inst->npad = (p->n + HOST_CB - 1) / HOST_CB * HOST_CB;
-	inst->a32 = malloc((size_t)p->m * (size_t)p->k * sizeof(float));
-	inst->b32 = calloc((size_t)p->k * (size_t)inst->npad, sizeof(float));
+	inst->a32 = malloc((size_t)p->batch * (size_t)p->m * (size_t)p->k * sizeof(float));
+	inst->b32 = calloc((size_t)p->batch * (size_t)p->k * (size_t)inst->npad, sizeof(float));
 	inst->threads = choose_threads(p);
 	if (!inst->a32 || !inst->b32) {
 		const int64_t npad = inst->npad;
 		host_release(inst);
 		return gq_program_fail(GQ_ERR_INTERNAL, msg, msg_size,
-		            "%s: out of memory for the FP32 copies of A and B (%" PRId64 "x%" PRId64
-		            " and %" PRId64 "x%" PRId64 ")",
-		            hp->name, p->m, p->k, p->k, npad);
+		                       "%s: out of memory for the FP32 copies of A and B (%" PRId64
+		                       " × %" PRId64 "x%" PRId64 " and %" PRId64 "x%" PRId64 ")",
+		                       hp->name, p->batch, p->m, p->k, p->k, npad);
 	}
 	*instance = inst;
 	return 0;
 }
 
-/* Convert this job's share of A into a32 [M,K] and of B into b32 [K,Npad] (rows of each). */
+/* Element idx of an operand of dtype (0 BF16, 1 FP32) as an FP32 value, exactly. */
+static inline float operand_at(const void *x, int32_t dtype, int64_t idx)
+{
+	return dtype == 1 ? ((const float *)x)[idx] : gq_bf16_to_float(((const uint16_t *)x)[idx]);
+}
+
+/* Convert this job's share of A into a32 (batch × [M,K]) and of B into b32 (batch × [K,Npad]):
+ * rows of each, counted over the whole batch. Head h of A starts at a + h·stride_a, its stored
+ * row r at r·lda (a_trans: A is stored [K,M]); likewise B (b_trans: stored [N,K]). */
 static void convert_share(const host_job *job)
 {
 	const host_instance *inst = job->inst;
 	const gemmq_problem *p = &inst->p;
-	int64_t m = p->m, n = p->n, k = p->k;
-	/* A: rows i of a32; a_trans means A is stored [K,M]. */
-	int64_t i0 = m * job->index / job->count, i1 = m * (job->index + 1) / job->count;
-	for (int64_t i = i0; i < i1; i++)
+	const int64_t m = p->m, n = p->n, k = p->k, bm = p->batch * m, bk = p->batch * k;
+	int64_t r0 = bm * job->index / job->count, r1 = bm * (job->index + 1) / job->count;
+	for (int64_t r = r0; r < r1; r++) {
+		const int64_t h = r / m, i = r % m;
 		for (int64_t kk = 0; kk < k; kk++)
-			inst->a32[i * k + kk] =
-			    gq_bf16_to_float(p->a_trans ? job->a[kk * m + i] : job->a[i * k + kk]);
-	/* B: rows kk of b32; b_trans means B is stored [N,K]. */
-	int64_t k0 = k * job->index / job->count, k1 = k * (job->index + 1) / job->count;
-	for (int64_t kk = k0; kk < k1; kk++)
+			inst->a32[r * k + kk] = operand_at(
+			    job->a, p->a_dtype,
+			    h * p->stride_a + (p->a_trans ? kk * p->lda + i : i * p->lda + kk));
+	}
+	r0 = bk * job->index / job->count, r1 = bk * (job->index + 1) / job->count;
+	for (int64_t r = r0; r < r1; r++) {
+		const int64_t h = r / k, kk = r % k;
 		for (int64_t j = 0; j < n; j++)
-			inst->b32[kk * inst->npad + j] =
-			    gq_bf16_to_float(p->b_trans ? job->b[j * k + kk] : job->b[kk * n + j]);
+			inst->b32[r * inst->npad + j] = operand_at(
+			    job->b, p->b_dtype,
+			    h * p->stride_b + (p->b_trans ? j * p->ldb + kk : kk * p->ldb + j));
+	}
 }
 
-/* acc[r][c] = Σ_{kk=k0}^{k1-1} a32[i0+r, kk]·b32[kk, j0+c], summed in kk order from 0, for
- * r < rows (the other rows are left 0). */
-static void tile_sum(const host_instance *inst, int64_t i0, int rows, int64_t j0, int64_t k0,
-                     int64_t k1, float acc[HOST_RB][HOST_CB])
+/* acc[r][c] = Σ_{kk=k0}^{k1-1} a32_h[i0+r, kk]·b32_h[kk, j0+c] for GEMM h of the batch, summed
+ * in kk order from 0, for r < rows (the other rows are left 0). */
+static void tile_sum(const host_instance *inst, int64_t h, int64_t i0, int rows, int64_t j0,
+                     int64_t k0, int64_t k1, float acc[HOST_RB][HOST_CB])
 {
 	const int64_t k = inst->p.k, npad = inst->npad;
+	const float *a32 = inst->a32 + h * inst->p.m * k, *b32 = inst->b32 + h * k * npad;
 	memset(acc, 0, sizeof(float) * HOST_RB * HOST_CB);
 	for (int64_t kk = k0; kk < k1; kk++) {
-		const float *brow = inst->b32 + kk * npad + j0;
+		const float *brow = b32 + kk * npad + j0;
 		for (int r = 0; r < rows; r++) {
-			const float av = inst->a32[(i0 + r) * k + kk];
+			const float av = a32[(i0 + r) * k + kk];
 			float *arow = acc[r];
 			for (int c = 0; c < HOST_CB; c++)
 				arow[c] += av * brow[c];
@@ -257,18 +286,19 @@ static void store(const gemmq_problem *p, void *out, int64_t idx, float value)
 		((uint16_t *)out)[idx] = gq_float_to_bf16(value);
 }
 
-/* Compute this job's share of the output tiles. */
+/* Compute this job's share of the output tiles, over the whole batch. */
 static void compute_share(const host_job *job)
 {
 	const host_instance *inst = job->inst;
 	const gemmq_problem *p = &inst->p;
 	const int64_t row_tiles = (p->m + HOST_RB - 1) / HOST_RB;
 	const int64_t col_tiles = inst->npad / HOST_CB;
-	const int64_t tiles = row_tiles * col_tiles;
+	const int64_t per_gemm = row_tiles * col_tiles, tiles = p->batch * per_gemm;
 	const int64_t t0 = tiles * job->index / job->count,
 	              t1 = tiles * (job->index + 1) / job->count;
 	float acc[HOST_SLICES][HOST_RB][HOST_CB];
-	for (int64_t t = t0; t < t1; t++) {
+	for (int64_t bt = t0; bt < t1; bt++) {
+		const int64_t h = bt / per_gemm, t = bt % per_gemm;
 		const int64_t i0 = t / col_tiles * HOST_RB, j0 = t % col_tiles * HOST_CB;
 		const int rows = (int)(p->m - i0 < HOST_RB ? p->m - i0 : HOST_RB);
 		const int cols = (int)(p->n - j0 < HOST_CB ? p->n - j0 : HOST_CB);
@@ -276,7 +306,7 @@ static void compute_share(const host_job *job)
 			/* Partial s covers k in [K·s/4, K·(s+1)/4); they are added starting at
 			 * partial `rotation`: ((p_r + p_r+1) + p_r+2) + p_r+3, indices mod 4. */
 			for (int s = 0; s < HOST_SLICES; s++)
-				tile_sum(inst, i0, rows, j0, p->k * s / HOST_SLICES,
+				tile_sum(inst, h, i0, rows, j0, p->k * s / HOST_SLICES,
 				         p->k * (s + 1) / HOST_SLICES, acc[s]);
 			for (int r = 0; r < rows; r++)
 				for (int c = 0; c < cols; c++) {
@@ -286,10 +316,10 @@ static void compute_share(const host_job *job)
 					acc[0][r][c] = v;
 				}
 		} else
-			tile_sum(inst, i0, rows, j0, 0, p->k, acc[0]);
+			tile_sum(inst, h, i0, rows, j0, 0, p->k, acc[0]);
 		for (int r = 0; r < rows; r++)
 			for (int c = 0; c < cols; c++) {
-				const int64_t idx = (i0 + r) * p->n + j0 + c;
+				const int64_t idx = h * p->stride_c + (i0 + r) * p->ldc + j0 + c;
 				if (inst->kind == HOST_UNWRITTEN && idx == 0)
 					continue;
 				store(p, job->out, idx, acc[0][r][c]);
@@ -326,10 +356,11 @@ static void run_jobs(void *(*fn)(void *), host_job *jobs, int count)
 	}
 }
 
-/* host:wrong on its seed: out[M·N/2] += 5 % of max|out| (+1 when the output is all zero). */
+/* host:wrong on its seed: out[C/2] += 5 % of max|out| (+1 when the output is all zero), C the
+ * output's elements (batch·M·N: the heads' outputs tile the output tensor). */
 static void plant_error(const gemmq_problem *p, void *out)
 {
-	const int64_t count = p->m * p->n, idx = count / 2;
+	const int64_t count = p->batch * p->m * p->n, idx = count / 2;
 	double max_abs = 0;
 	for (int64_t i = 0; i < count; i++) {
 		double v = p->out_dtype == 1 ? ((const float *)out)[i]

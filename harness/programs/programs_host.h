@@ -4,7 +4,10 @@
  *                      output element), rounded to the output dtype. Deterministic, and bitwise
  *                      equal to a naive `float s = 0; for k: s += a·b` loop.
  *   host:split         K cut into 4 slices, each summed in K order; the 4 FP32 partials are added
- *                      in an order rotated by one on every launch, so reruns differ in their bits.
+ *                      in an order rotated by one on every launch, starting at partial
+ *                      M mod 4 (its order depends on the row count, as a split-K kernel's
+ *                      choice of split does): reruns differ in their bits, and so do the same
+ *                      tokens of calls whose M differ mod 4 (it is not batch invariant).
  *   host:wrong:<seed>  planted: host:ref, except on inputs of that seed (problem->seed) output
  *                      element M·N/2 is off by 5 % of max|output| (by 1 when the output is all 0).
  *   host:unwritten     planted: host:ref that never writes output element 0.
@@ -15,6 +18,8 @@
  *                      times as long (a busy wait after the product): a route that stops
  *                      qualifying at a known T, for gemmq qualify --refine-edges.
  *
+ * Every program runs the whole batch of a problem (the heads of the proj ops) on its strided
+ * operands (lda, ldb, ldc and the batch strides of gemmq_program.h), each GEMM as above.
  * Inputs are BF16; outputs BF16 (round to nearest even) or FP32. Operands are host memory and the
  * stream is ignored (NULL). Work is spread over the CPU's cores with pthreads; every element is
  * computed by one thread, so the thread count never changes the bits.

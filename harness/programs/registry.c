@@ -63,6 +63,13 @@ static const gq_program_family base_families[] = {
      .deterministic = 1,
      .planted = 1,
      .open = gq_programs_host_open},
+    {.pattern = "planted:swap:<k>",
+     .description = "host:ref with the k-th and (k+1)-th largest elements of output row M/2 "
+                    "swapped (tests the router top-k check)",
+     .host = 1,
+     .deterministic = 1,
+     .planted = 1,
+     .open = gq_programs_planted_open},
     {.pattern = "cublas:default",
      .description = "cublasGemmEx with CUBLAS_GEMM_DEFAULT, FP32 compute (what torch.mm does)",
      .host = 0,
@@ -115,7 +122,7 @@ static const gq_program_family base_families[] = {
 };
 
 #define BASE_COUNT ((int)(sizeof(base_families) / sizeof(base_families[0])))
-#define HOST_FAMILIES 6 /* our own kernels are listed after the host families */
+#define HOST_FAMILIES 7 /* our own kernels are listed after the host families */
 
 /* The syntax check of each family, in the order of families[], and a hint for error messages. */
 typedef struct family_syntax {
@@ -130,6 +137,7 @@ static const family_syntax base_syntax[] = {
     {gq_programs_host_check, ""},
     {gq_programs_host_check, ""},
     {gq_programs_host_check, ""},
+    {gq_programs_planted_check, ""},
     {gq_programs_cublas_check, ""},
     {gq_programs_cublas_check, ""},
     {gq_programs_cublas_check, ""},
@@ -278,6 +286,17 @@ void gq_program_problem(const gq_problem *p, uint64_t seed, gemmq_problem *out)
 	out->n = g.n;
 	out->k = g.k;
 	out->seed = seed;
+	out->weight_layout = gq_op_is_proj(p->op) ? (int32_t)p->weight_layout : 0;
+	out->heads = gq_problem_heads(p);
+	out->batch = g.batch;
+	out->lda = g.lda;
+	out->ldb = g.ldb;
+	out->ldc = g.ldc;
+	out->stride_a = g.stride_a;
+	out->stride_b = g.stride_b;
+	out->stride_c = g.stride_c;
+	out->a_dtype = (int32_t)g.a_dtype;
+	out->b_dtype = (int32_t)g.b_dtype;
 }
 
 int gq_program_fail(gq_status status, char *msg, size_t msg_size, const char *fmt, ...)

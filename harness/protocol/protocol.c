@@ -85,8 +85,9 @@ gq_status gq_proto_check_program(parser *ps, const json_t *v)
 gq_status gq_proto_read_programs(parser *ps, const json_t *v, const char *what,
                                  char *slots[GQ_OP_COUNT])
 {
-	static const char *const ops[] = {"fwd",          "dgrad",        "wgrad", "router_fwd",
-	                                  "router_dgrad", "router_wgrad", NULL};
+	static const char *const ops[] = {
+	    "fwd",          "dgrad",    "wgrad",      "router_fwd", "router_dgrad",
+	    "router_wgrad", "proj_fwd", "proj_dgrad", "proj_wgrad", NULL};
 	char type[192], keys[128];
 	snprintf(type, sizeof(type),
 	         "%s must be an object {op: program}, e.g. {\"wgrad\": \"cublas:default\"}", what);
@@ -307,11 +308,58 @@ static gq_status read_reference(parser *ps, const json_t *v, gq_protocol *proto)
 	return s;
 }
 
-/* Read "accuracy": seeds, first_seed, reruns, reference, budgets. */
+/* Read "accuracy.router_topk": {"k": 8, "tie_margin": 1e-4} (both optional, those defaults) and
+ * "accuracy.batch_invariance": {"reference_tokens": 16384} (optional, that default). */
+static gq_status read_checks(parser *ps, const json_t *v, gq_protocol *proto)
+{
+	const json_t *topk = json_object_get(v, "router_topk");
+	gq_status s = GQ_OK;
+	if (topk) {
+		static const char *const keys[] = {"k", "tie_margin", NULL};
+		size_t old = gq_proto_path_key(ps, "router_topk");
+		long long k = GQ_PROTOCOL_TOPK_K;
+		double margin = GQ_PROTOCOL_TOPK_TIE_MARGIN;
+		s = gq_proto_want_type(ps, topk, JSON_OBJECT,
+		                       "router_topk must be an object {\"k\": 8, \"tie_margin\": "
+		                       "1e-4}");
+		if (s == GQ_OK)
+			s = gq_proto_check_keys(ps, topk, keys, "router_topk");
+		if (s == GQ_OK)
+			s = gq_proto_read_int(ps, topk, "k", 1, 1024, "an integer from 1 to 1024",
+			                      &k);
+		if (s == GQ_OK)
+			s = gq_proto_read_number(ps, topk, "tie_margin", 0, 0, 1e30,
+			                         "a finite number ≥ 0", &margin);
+		proto->topk_k = (int)k;
+		proto->topk_tie_margin = margin;
+		gq_proto_path_pop(ps, old);
+	}
+	const json_t *bi = json_object_get(v, "batch_invariance");
+	if (s == GQ_OK && bi) {
+		static const char *const keys[] = {"reference_tokens", NULL};
+		size_t old = gq_proto_path_key(ps, "batch_invariance");
+		long long tokens = GQ_PROTOCOL_BATCH_TOKENS;
+		s = gq_proto_want_type(ps, bi, JSON_OBJECT,
+		                       "batch_invariance must be an object {\"reference_tokens\": "
+		                       "16384}");
+		if (s == GQ_OK)
+			s = gq_proto_check_keys(ps, bi, keys, "batch_invariance");
+		if (s == GQ_OK)
+			s = gq_proto_read_int(ps, bi, "reference_tokens", 1, GQ_PROTOCOL_MAX_TOKENS,
+			                      "an integer from 1 to 10000000", &tokens);
+		proto->batch_reference_tokens = tokens;
+		gq_proto_path_pop(ps, old);
+	}
+	return s;
+}
+
+/* Read "accuracy": seeds, first_seed, reruns, reference, budgets, router_topk,
+ * batch_invariance. */
 static gq_status read_accuracy(parser *ps, const json_t *v, gq_protocol *proto)
 {
-	static const char *const keys[] = {"seeds",  "first_seed", "reruns", "reference",
-	                                   "budgets", "sota_seeds", NULL};
+	static const char *const keys[] = {
+	    "seeds",   "first_seed",  "reruns",           "reference",  "budgets",
+	    "sota_seeds", "router_topk", "batch_invariance", NULL};
 	static const char *const budget_keys[] = {"bf16", "fp32", "router", NULL};
 	gq_status s = gq_proto_want_type(ps, v, JSON_OBJECT, "accuracy must be an object");
 	if (s == GQ_OK)
@@ -334,6 +382,8 @@ static gq_status read_accuracy(parser *ps, const json_t *v, gq_protocol *proto)
 	proto->sota_seeds = (int)sota_seeds;
 	if (s == GQ_OK)
 		s = read_reference(ps, v, proto);
+	if (s == GQ_OK)
+		s = read_checks(ps, v, proto);
 	const json_t *budgets = json_object_get(v, "budgets");
 	if (s != GQ_OK || !budgets)
 		return s;
@@ -625,7 +675,9 @@ int gq_protocol_has_group_candidates(const gq_protocol *proto)
  * (or, without a base, from no limits and atol = rtol = 1e-2) and takes the limits it gives. */
 void gq_protocol_budget(const gq_protocol *proto, const gq_problem *p, gq_budget *out)
 {
-	int router = gq_op_is_router(p->op);
+	/* the router budget judges the router's FP32 outputs; a BF16 dx of router_dgrad is judged
+	 * as every BF16 output */
+	int router = gq_op_is_router(p->op) && p->out_dtype == GQ_DTYPE_FP32;
 	const char *spec = router ? proto->router_budget_spec : proto->budget_spec[p->out_dtype];
 	const gq_budget *custom = router ? &proto->router_custom : &proto->custom[p->out_dtype];
 	unsigned given = router ? proto->router_custom_given : proto->custom_given[p->out_dtype];

@@ -28,6 +28,10 @@ extern "C" {
 #define GQ_PROTOCOL_MAX_POINTS 100000   /* expanded points of one protocol */
 #define GQ_PROTOCOL_MAX_TOKENS 10000000 /* T */
 #define GQ_PROTOCOL_MAX_DIM 262144      /* d_in, d_out (so 2·M·N·K fits in int64) */
+#define GQ_PROTOCOL_MAX_HEADS       1024        /* heads of the proj ops */
+#define GQ_PROTOCOL_TOPK_K          8 /* accuracy.router_topk defaults (the miles layer's) */
+#define GQ_PROTOCOL_TOPK_TIE_MARGIN 1e-4
+#define GQ_PROTOCOL_BATCH_TOKENS    16384 /* accuracy.batch_invariance.reference_tokens default */
 #define GQ_PROTOCOL_MAX_SEEDS 1000
 #define GQ_PROTOCOL_MAX_RERUNS 1000
 #define GQ_PROTOCOL_MAX_ITERATIONS 100000 /* timing.iterations, groups and max_iterations */
@@ -156,6 +160,17 @@ typedef struct gq_protocol {
 	gq_budget router_custom;
 	unsigned custom_given[GQ_DTYPE_COUNT]; /* GQ_BUDGET_GIVEN_* bits */
 	unsigned router_custom_given;
+
+	/* accuracy.router_topk (protocols/README.md): on router_fwd points, every row's top-k index
+	 * set must equal the FP64 reference's, except rows whose reference k-th and (k+1)-th logits
+	 * are within tie_margin (skipped as near ties). topk_k 0: off */
+	int topk_k;             /* default 8 when the key is given */
+	double topk_tie_margin; /* default 1e-4 */
+	/* accuracy.batch_invariance: for a point at T ≤ reference_tokens (and not a weight
+	 * gradient), each program also runs on reference_tokens tokens whose first T rows are the
+	 * point's inputs; the elements of the point's output whose bits differ are recorded, not
+	 * judged. 0: off */
+	int64_t batch_reference_tokens;
 
 	gq_timing_spec timing;
 	gq_decision_spec decision;

@@ -12,11 +12,16 @@
 typedef struct entry {
 	gq_op op;
 	gq_dtype in;
+	gq_dtype g_in; /* dtype of g: "in": {"g": "fp32"} for the router backward */
 	gq_dtype out[GQ_DTYPE_COUNT];
 	int out_count;
 	int64_t *d_in, *d_out; /* pairs (cross = 0) or two lists (cross = 1) */
 	int64_t n_in, n_out;
 	int cross;
+	/* proj ops: heads and weight layout per shape (cross = 0), or one of each for all (cross =
+	 * 1, in [0]); 0 and in_out for the other ops */
+	int64_t *heads;
+	gq_weight_layout *layout;
 	int64_t *tokens; /* a list, or NULL for the range from, from + step, …, ≤ to */
 	int64_t token_count;
 	int64_t from, step;
@@ -130,19 +135,77 @@ static gq_status read_dims(parser *ps, const json_t *obj, const char *key, int l
 	return s;
 }
 
-/* Read "shapes": a list of {"d_in", "d_out"} objects, or one object of lists (cross product). */
+/* Read the "heads" and "weight_layout" of a shape object sh at the current path into *heads and
+ * *layout: required for the proj ops (op), refused for the others. */
+static gq_status read_heads(parser *ps, const json_t *sh, gq_op op, int64_t *heads,
+                            gq_weight_layout *layout)
+{
+	const json_t *h = json_object_get(sh, "heads"), *l = json_object_get(sh, "weight_layout");
+	*heads = 0;
+	*layout = GQ_WEIGHT_IN_OUT;
+	if (!gq_op_is_proj(op)) {
+		const char *key = h ? "heads" : l ? "weight_layout" : NULL;
+		if (!key)
+			return GQ_OK;
+		size_t old = gq_proto_path_key(ps, key);
+		gq_status s = FAIL(ps,
+		                   "%s belongs to the proj ops (proj_fwd, proj_dgrad, "
+		                   "proj_wgrad), not to %s",
+		                   key, gq_op_name(op));
+		gq_proto_path_pop(ps, old);
+		return s;
+	}
+	if (!h)
+		return gq_proto_fail_missing(ps, "heads",
+		                             "a shape of a proj op needs heads and weight_layout");
+	if (!l)
+		return gq_proto_fail_missing(ps, "weight_layout",
+		                             "a shape of a proj op needs heads and weight_layout");
+	char what[128];
+	snprintf(what, sizeof(what), "heads must be an integer from 1 to %d",
+	         GQ_PROTOCOL_MAX_HEADS);
+	size_t old = gq_proto_path_key(ps, "heads");
+	gq_status s = gq_proto_want_type(ps, h, JSON_INTEGER, what);
+	if (s == GQ_OK &&
+	    (json_integer_value(h) < 1 || json_integer_value(h) > GQ_PROTOCOL_MAX_HEADS))
+		s = FAIL(ps, "%s (got %lld)", what, (long long)json_integer_value(h));
+	gq_proto_path_pop(ps, old);
+	if (s != GQ_OK)
+		return s;
+	*heads = (int64_t)json_integer_value(h);
+	old = gq_proto_path_key(ps, "weight_layout");
+	s = gq_proto_want_type(ps, l, JSON_STRING,
+	                       "weight_layout must be \"in_out\" (W [H,D_in,D_out]) or \"out_in\" "
+	                       "(W [H,D_out,D_in])");
+	if (s == GQ_OK && gq_weight_layout_parse(json_string_value(l)) < 0)
+		s = FAIL(ps, "unknown weight_layout \"%s\"; known: in_out, out_in",
+		         json_string_value(l));
+	if (s == GQ_OK)
+		*layout = (gq_weight_layout)gq_weight_layout_parse(json_string_value(l));
+	gq_proto_path_pop(ps, old);
+	return s;
+}
+
+/* Read "shapes": a list of {"d_in", "d_out"} objects, or one object of lists (cross product);
+ * the proj ops add "heads" and "weight_layout" to each object (one value each in the cross
+ * form). */
 static gq_status read_shapes(parser *ps, const json_t *v, entry *e)
 {
-	static const char *const keys[] = {"d_in", "d_out", NULL};
+	static const char *const keys[] = {"d_in", "d_out", "heads", "weight_layout", NULL};
 	const char *what = "shapes must be a list of {\"d_in\": …, \"d_out\": …} objects, or one "
 	                   "object {\"d_in\": [...], \"d_out\": [...]} for their cross product";
 	gq_status s;
 	if (json_is_object(v)) {
 		e->cross = 1;
+		e->heads = calloc(1, sizeof(*e->heads));
+		e->layout = calloc(1, sizeof(*e->layout));
+		if (!e->heads || !e->layout)
+			return gq_error_set(ps->err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 		if ((s = gq_proto_check_keys(ps, v, keys, "shapes")) != GQ_OK ||
-		    (s = read_dims(ps, v, "d_in", 1, &e->d_in, &e->n_in)) != GQ_OK)
+		    (s = read_dims(ps, v, "d_in", 1, &e->d_in, &e->n_in)) != GQ_OK ||
+		    (s = read_dims(ps, v, "d_out", 1, &e->d_out, &e->n_out)) != GQ_OK)
 			return s;
-		return read_dims(ps, v, "d_out", 1, &e->d_out, &e->n_out);
+		return read_heads(ps, v, e->op, &e->heads[0], &e->layout[0]);
 	}
 	if ((s = gq_proto_want_type(ps, v, JSON_ARRAY, what)) != GQ_OK)
 		return s;
@@ -152,7 +215,9 @@ static gq_status read_shapes(parser *ps, const json_t *v, entry *e)
 		            "shapes must not be empty: give at least one {\"d_in\", \"d_out\"}");
 	e->d_in = calloc(n, sizeof(int64_t));
 	e->d_out = calloc(n, sizeof(int64_t));
-	if (!e->d_in || !e->d_out)
+	e->heads = calloc(n, sizeof(*e->heads));
+	e->layout = calloc(n, sizeof(*e->layout));
+	if (!e->d_in || !e->d_out || !e->heads || !e->layout)
 		return gq_error_set(ps->err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		const json_t *sh = json_array_get(v, i);
@@ -165,6 +230,8 @@ static gq_status read_shapes(parser *ps, const json_t *v, entry *e)
 			s = read_dims(ps, sh, "d_in", 0, &in, &count);
 		if (s == GQ_OK)
 			s = read_dims(ps, sh, "d_out", 0, &out, &count);
+		if (s == GQ_OK)
+			s = read_heads(ps, sh, e->op, &e->heads[i], &e->layout[i]);
 		if (s == GQ_OK) {
 			e->d_in[i] = in[0], e->d_out[i] = out[0];
 			e->n_in = (int64_t)i + 1;
@@ -175,17 +242,28 @@ static gq_status read_shapes(parser *ps, const json_t *v, entry *e)
 		if (s != GQ_OK)
 			return s;
 	}
-	/* a shape as one number: d_in·(max + 1) + d_out */
+	/* a shape as one number: ((d_in·(max + 1) + d_out)·(max heads + 1) + heads)·2 + layout,
+	 * below 2^48 */
 	int64_t *keyed = malloc(n * sizeof(int64_t)), earlier = 0, r;
 	if (!keyed)
 		return gq_error_set(ps->err, GQ_ERR_INTERNAL, GQ_HERE, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		keyed[i] = e->d_in[i] * (GQ_PROTOCOL_MAX_DIM + 1) + e->d_out[i];
+		keyed[i] = ((e->d_in[i] * (GQ_PROTOCOL_MAX_DIM + 1) + e->d_out[i]) *
+		                (GQ_PROTOCOL_MAX_HEADS + 1) +
+		            e->heads[i]) *
+		               2 +
+		           e->layout[i];
 	r = first_repeat(keyed, (int64_t)n, &earlier);
 	free(keyed);
-	char shape[96];
-	snprintf(shape, sizeof(shape), "shape d_in %lld, d_out %lld",
-	         r >= 0 ? (long long)e->d_in[r] : 0LL, r >= 0 ? (long long)e->d_out[r] : 0LL);
+	char shape[160];
+	if (r >= 0 && gq_op_is_proj(e->op))
+		snprintf(shape, sizeof(shape), "shape heads %lld, d_in %lld, d_out %lld, %s",
+		         (long long)e->heads[r], (long long)e->d_in[r], (long long)e->d_out[r],
+		         gq_weight_layout_name(e->layout[r]));
+	else
+		snprintf(shape, sizeof(shape), "shape d_in %lld, d_out %lld",
+		         r >= 0 ? (long long)e->d_in[r] : 0LL,
+		         r >= 0 ? (long long)e->d_out[r] : 0LL);
 	return fail_repeat(ps, r, earlier, "shapes", shape);
 }
 
@@ -288,7 +366,37 @@ static gq_status read_dtype(parser *ps, const json_t *v, const char *key, gq_dty
 	return GQ_OK;
 }
 
-/* Read "dtypes": {"in": "bf16" (the default), "out": a dtype or a list of them}. */
+/* Read "in" as an object of dtypes per tensor, {"x": "bf16", "w": "bf16", "g": "fp32"} (each
+ * optional, bf16 by default): x and w must be bf16; g may be fp32 for router_dgrad and
+ * router_wgrad, the FP32 gradient of the logits times BF16 x or W. */
+static gq_status read_in_per_tensor(parser *ps, const json_t *in, entry *e)
+{
+	static const char *const keys[] = {"x", "w", "g", NULL};
+	gq_status s = gq_proto_check_keys(ps, in, keys, "dtypes.in (per tensor)");
+	for (int t = 0; t < GQ_TENSOR_COUNT && s == GQ_OK; t++) {
+		const json_t *v = json_object_get(in, keys[t]);
+		if (!v)
+			continue;
+		size_t old = gq_proto_path_key(ps, keys[t]);
+		gq_dtype d = GQ_DTYPE_BF16;
+		s = read_dtype(ps, v, keys[t], &d);
+		if (s == GQ_OK && d != GQ_DTYPE_BF16 && t != GQ_TENSOR_G)
+			s = FAIL(ps, "%s must be bf16 (got \"%s\"): only g may be fp32", keys[t],
+			         gq_dtype_name(d));
+		if (s == GQ_OK && d != GQ_DTYPE_BF16 && !gq_op_takes_fp32_g(e->op))
+			s = FAIL(ps,
+			         "an fp32 g belongs to router_dgrad and router_wgrad (the router "
+			         "backward), not to %s",
+			         gq_op_name(e->op));
+		if (s == GQ_OK && t == GQ_TENSOR_G)
+			e->g_in = d;
+		gq_proto_path_pop(ps, old);
+	}
+	return s;
+}
+
+/* Read "dtypes": {"in": "bf16" (the default) or per tensor (read_in_per_tensor), "out": a
+ * dtype or a list of them}. */
 static gq_status read_dtypes(parser *ps, const json_t *v, entry *e)
 {
 	static const char *const keys[] = {"in", "out", NULL};
@@ -300,7 +408,14 @@ static gq_status read_dtypes(parser *ps, const json_t *v, entry *e)
 		return s;
 	const json_t *in = json_object_get(v, "in");
 	e->in = GQ_DTYPE_BF16;
-	if (in) {
+	e->g_in = GQ_DTYPE_BF16;
+	if (json_is_object(in)) {
+		size_t old = gq_proto_path_key(ps, "in");
+		s = read_in_per_tensor(ps, in, e);
+		gq_proto_path_pop(ps, old);
+		if (s != GQ_OK)
+			return s;
+	} else if (in) {
 		size_t old = gq_proto_path_key(ps, "in");
 		s = read_dtype(ps, in, "in", &e->in);
 		if (s == GQ_OK && e->in != GQ_DTYPE_BF16)
@@ -333,10 +448,12 @@ static gq_status read_dtypes(parser *ps, const json_t *v, entry *e)
 		for (int j = 0; j < e->out_count && s == GQ_OK; j++)
 			if (e->out[j] == d)
 				s = FAIL(ps, "out dtype \"%s\" is listed twice", gq_dtype_name(d));
-		if (s == GQ_OK && gq_op_is_router(e->op) && d != GQ_DTYPE_FP32)
+		/* router_dgrad may round dx to x's dtype, BF16, as the layer does */
+		if (s == GQ_OK && gq_op_is_router(e->op) && e->op != GQ_OP_ROUTER_DGRAD &&
+		    d != GQ_DTYPE_FP32)
 			s = FAIL(ps,
-			         "router ops compute FP32 logits and gradients: out must be "
-			         "\"fp32\" for %s (got \"%s\")",
+			         "router_fwd and router_wgrad compute FP32 logits and weight "
+			         "gradients: out must be \"fp32\" for %s (got \"%s\")",
 			         gq_op_name(e->op), gq_dtype_name(d));
 		if (s == GQ_OK)
 			e->out[e->out_count++] = d;
@@ -366,11 +483,12 @@ static gq_status read_entry(parser *ps, const json_t *v, entry *e)
 
 	size_t old = gq_proto_path_key(ps, "op");
 	const json_t *op = json_object_get(v, "op");
-	char ops[128];
+	char ops[192];
 	gq_proto_join_names((const char *const[]){"fwd", "dgrad", "wgrad", "router_fwd",
-	                                          "router_dgrad", "router_wgrad"},
+	                                          "router_dgrad", "router_wgrad", "proj_fwd",
+	                                          "proj_dgrad", "proj_wgrad"},
 	                    GQ_OP_COUNT, ops, sizeof(ops));
-	char what[192];
+	char what[256];
 	snprintf(what, sizeof(what), "op must be one of: %s", ops);
 	s = gq_proto_want_type(ps, op, JSON_STRING, what);
 	if (s == GQ_OK && gq_op_parse(json_string_value(op)) < 0)
@@ -403,6 +521,8 @@ static void free_entries(entry *entries, size_t count)
 	for (size_t i = 0; entries && i < count; i++) {
 		free(entries[i].d_in);
 		free(entries[i].d_out);
+		free(entries[i].heads);
+		free(entries[i].layout);
 		free(entries[i].tokens);
 		for (int op = 0; op < GQ_OP_COUNT; op++)
 			free(entries[i].candidate[op]);
@@ -413,9 +533,11 @@ static void free_entries(entry *entries, size_t count)
 /* Order of problems for finding repeats. */
 static int problem_cmp(const gq_problem *a, const gq_problem *b)
 {
-	int64_t ka[6] = {a->op, a->d_in, a->d_out, a->t, a->in_dtype, a->out_dtype};
-	int64_t kb[6] = {b->op, b->d_in, b->d_out, b->t, b->in_dtype, b->out_dtype};
-	for (int i = 0; i < 6; i++)
+	int64_t ka[9] = {a->op,        a->d_in,  a->d_out,         a->t,      a->in_dtype,
+	                 a->out_dtype, a->heads, a->weight_layout, a->g_dtype};
+	int64_t kb[9] = {b->op,        b->d_in,  b->d_out,         b->t,      b->in_dtype,
+	                 b->out_dtype, b->heads, b->weight_layout, b->g_dtype};
+	for (int i = 0; i < 9; i++)
 		if (ka[i] != kb[i])
 			return ka[i] < kb[i] ? -1 : 1;
 	return 0;
@@ -522,7 +644,10 @@ gq_status gq_proto_read_points(parser *ps, const json_t *v, gq_protocol *proto)
 					p->problem.t =
 					    e->tokens ? e->tokens[t] : e->from + t * e->step;
 					p->problem.in_dtype = e->in;
+					p->problem.g_dtype = e->g_in;
 					p->problem.out_dtype = e->out[d];
+					p->problem.heads = e->heads[e->cross ? 0 : sh];
+					p->problem.weight_layout = e->layout[e->cross ? 0 : sh];
 				}
 	}
 	free_entries(entries, n);

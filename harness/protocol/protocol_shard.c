@@ -42,7 +42,7 @@ double gq_protocol_point_cost(const gq_protocol *proto, int point)
 	const gq_problem *p = &proto->points[point].problem;
 	gq_gemm g;
 	gq_problem_gemm(p, &g);
-	const double mnk = (double)g.m * (double)g.n * (double)g.k;
+	const double mnk = (double)g.batch * (double)g.m * (double)g.n * (double)g.k;
 	const double seeds = proto->seeds > 0 ? proto->seeds : 1;
 	const double reruns = proto->reruns > 0 ? proto->reruns : 1;
 	int programs = 0;
@@ -53,8 +53,8 @@ double gq_protocol_point_cost(const gq_protocol *proto, int point)
 	double accuracy = 2.0 * mnk * seeds / GQ_SHARD_REF_FLOPS +
 	                  2.0 * mnk * seeds * reruns * programs / GQ_SHARD_DEV_FLOPS;
 	const gq_timing_spec *t = &proto->timing;
-	const double bytes = dtype_bytes(p->in_dtype) * (double)(g.m * g.k + g.k * g.n) +
-	                     dtype_bytes(p->out_dtype) * (double)(g.m * g.n);
+	const double bytes =
+	    (double)(g.a_bytes + g.b_bytes) + dtype_bytes(p->out_dtype) * (double)g.c_elems;
 	const double iterations = (double)t->warmup + (double)t->iterations * (t->steps & 1) +
 	                          (double)t->groups * popcount(t->steps & ~1);
 	const double series = 4.0 * popcount(t->modes) * popcount(t->layouts) * popcount(t->orders);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cupti_timer.h"
+#include "metrics.h"
 #include "results_read.h"
 #include "stats.h"
 
@@ -174,6 +175,80 @@ static void sota_text(const json_t *content, const json_t *counts, char *buf, si
 	         checked, (long long)json_integer_value(json_object_get(counts, "none_accurate")));
 }
 
+/* "miles_bf16 (rel_fro ≤ 3e-3)" for the budget spec v (a preset name, or a custom object), of
+ * the budget key (bf16, fp32, router; defaults where v is NULL) into out. */
+static void budget_text(const json_t *v, const char *key, char *out, size_t size)
+{
+	const char *def = !strcmp(key, "bf16")   ? "k1_bf16"
+	                  : !strcmp(key, "fp32") ? "k1_fp32"
+	                                         : "router_fp32";
+	const char *name = v ? json_string_value(v) : def;
+	if (!name) { /* a custom budget: its limits as written */
+		char *text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+		snprintf(out, size, "custom %s", text ? text : "");
+		free(text);
+		return;
+	}
+	gq_budget b, w;
+	if (gq_budget_preset(name, GQ_OP_FWD, &b) != 0) {
+		snprintf(out, size, "%s", name);
+		return;
+	}
+	gq_budget_preset(name, GQ_OP_ROUTER_WGRAD, &w);
+	size_t used = (size_t)snprintf(out, size, "%s (", name);
+	if (b.max_violations >= 0 && used < size)
+		used += (size_t)snprintf(out + used, size - used,
+		                         "|out − ref| ≤ %g + %g·|ref| "
+		                         "everywhere, ",
+		                         b.tol.atol, b.tol.rtol);
+	if (b.max_rel_fro >= 0 && used < size)
+		used += (size_t)snprintf(out + used, size - used, "rel-RMS ≤ %g", b.max_rel_fro);
+	if (w.max_rel_fro != b.max_rel_fro && used < size)
+		used +=
+		    (size_t)snprintf(out + used, size - used, ", router_wgrad ≤ %g", w.max_rel_fro);
+	if (b.max_abs_rel >= 0 && used < size)
+		used += (size_t)snprintf(out + used, size - used, ", max_abs ≤ %g·max|ref|",
+		                         b.max_abs_rel);
+	if (used < size)
+		snprintf(out + used, size - used, ")");
+}
+
+/* The layer checks of a protocol's accuracy section (router top-k, batch invariance) and, with
+ * them, its budgets by out dtype and for the router: nothing when neither check is on. */
+static void layer_text(const json_t *acc, char *buf, size_t size)
+{
+	const json_t *topk = json_object_get(acc, "router_topk");
+	const json_t *batch = json_object_get(acc, "batch_invariance");
+	buf[0] = '\0';
+	if (!topk && !batch)
+		return;
+	size_t used = 0;
+	ADD("; budgets: ");
+	static const char *const keys[] = {"bf16", "fp32", "router"};
+	for (int i = 0; i < 3; i++) {
+		char b[200];
+		budget_text(json_object_get(json_object_get(acc, "budgets"), keys[i]), keys[i], b,
+		            sizeof(b));
+		ADD("%s%s %s", i ? ", " : "", keys[i], b);
+	}
+	if (topk) {
+		const json_t *k = json_object_get(topk, "k"),
+		             *m = json_object_get(topk, "tie_margin");
+		ADD("; router top-k on router_fwd points: every row's top-%lld expert set equal to "
+		    "the FP64 reference's, rows whose k-th and (k+1)-th reference logits are "
+		    "within "
+		    "%g skipped as near ties",
+		    k ? (long long)json_integer_value(k) : 8LL, m ? json_number_value(m) : 1e-4);
+	}
+	if (batch) {
+		const json_t *t = json_object_get(batch, "reference_tokens");
+		ADD("; batch invariance recorded, not judged: output elements whose bits differ "
+		    "from "
+		    "the same tokens of a %lld-token call (not applicable to weight gradients)",
+		    t ? (long long)json_integer_value(t) : 16384LL);
+	}
+}
+
 void gq_caption_method(const json_t *doc, const char *part, char *buf, size_t size)
 {
 	const json_t *meta = json_object_get(doc, "meta");
@@ -208,10 +283,13 @@ void gq_caption_method(const json_t *doc, const char *part, char *buf, size_t si
 	ADD("protocol %s (sha256 %.12s)", gq_json_str(proto, "name"), gq_json_str(proto, "sha256"));
 	char reference[320];
 	gq_results_reference_text(doc, reference, sizeof(reference));
-	if (acc)
-		ADD(", accuracy against %s over %lld seeds x %lld reruns", reference,
+	if (acc) {
+		char layer[1200];
+		layer_text(acc, layer, sizeof(layer));
+		ADD(", accuracy against %s over %lld seeds x %lld reruns%s", reference,
 		    (long long)json_integer_value(json_object_get(acc, "seeds")),
-		    (long long)json_integer_value(json_object_get(acc, "reruns")));
+		    (long long)json_integer_value(json_object_get(acc, "reruns")), layer);
+	}
 	if (!method) {
 		ADD("; not timed.");
 		return;

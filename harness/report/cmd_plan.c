@@ -73,9 +73,11 @@ typedef struct route {
 
 static int same_curve(const curve *c, const char *part, const gq_problem *p)
 {
-	return !strcmp(c->part, part) && c->shape.op == p->op &&
-	       c->shape.d_in == p->d_in && c->shape.d_out == p->d_out &&
-	       c->shape.in_dtype == p->in_dtype && c->shape.out_dtype == p->out_dtype;
+	return !strcmp(c->part, part) && c->shape.op == p->op && c->shape.d_in == p->d_in &&
+	       c->shape.d_out == p->d_out && gq_problem_heads(&c->shape) == gq_problem_heads(p) &&
+	       (!gq_op_is_proj(p->op) || c->shape.weight_layout == p->weight_layout) &&
+	       c->shape.in_dtype == p->in_dtype && c->shape.g_dtype == p->g_dtype &&
+	       c->shape.out_dtype == p->out_dtype;
 }
 
 static int cmp_t(const void *a, const void *b)
@@ -272,9 +274,25 @@ static void print_c(FILE *f, const plan *pl, json_t **docs, char **paths, int nf
 	fprintf(f, " */\n#include <stddef.h>\n\n#include \"plan.h\"\n\n"
 	           "const int gq_plan_routes_format_version = GQ_PLAN_TABLE_FORMAT_VERSION;\n\n"
 	           "const gq_route gq_plan_routes[] = {\n");
+	int emitted = 0;
 	for (int i = 0; i < pl->nroutes; i++) {
 		const route *r = &pl->routes[i];
 		const curve *c = &pl->curves[r->curve];
+		if (gq_op_is_proj(c->shape.op) || c->shape.g_dtype != GQ_DTYPE_BF16) {
+			/* gq_route (kernels/plan.h) has no heads, layout or g dtype: such a route
+			 * is in the JSON plan only */
+			fprintf(
+			    f,
+			    "    /* %s %lldx%lldx%lld %s, %s in, T %lld..%lld -> %s: in the JSON "
+			    "plan only */\n",
+			    gq_op_name(c->shape.op), (long long)gq_problem_heads(&c->shape),
+			    (long long)c->shape.d_in, (long long)c->shape.d_out,
+			    gq_op_is_proj(c->shape.op)
+			        ? gq_weight_layout_name(c->shape.weight_layout)
+			        : "-",
+			    gq_problem_in_name(&c->shape), r->t_min, r->t_max, r->program);
+			continue;
+		}
 		char op[32], in[16], out[16];
 		upper(gq_op_name(c->shape.op), op, sizeof(op));
 		upper(gq_dtype_name(c->shape.in_dtype), in, sizeof(in));
@@ -289,11 +307,12 @@ static void print_c(FILE *f, const plan *pl, json_t **docs, char **paths, int nf
 		        r->t_max, r->parity);
 		c_string(f, r->program);
 		fprintf(f, "}, /* %d qualified point%s */\n", r->points, r->points == 1 ? "" : "s");
+		emitted++;
 	}
 	fprintf(f,
 	        "    {.part = NULL}, /* sentinel: C forbids an empty array; not counted */\n"
 	        "};\n\nconst int gq_plan_route_count = %d;\n",
-	        pl->nroutes);
+	        emitted);
 }
 
 static json_t *plan_json(const plan *pl, json_t **docs, char **paths, int nfiles)
@@ -326,6 +345,15 @@ static json_t *plan_json(const plan *pl, json_t **docs, char **paths, int nfiles
 		json_object_set_new(j, "op", json_string(gq_op_name(c->shape.op)));
 		json_object_set_new(j, "d_in", json_integer(c->shape.d_in));
 		json_object_set_new(j, "d_out", json_integer(c->shape.d_out));
+		if (gq_op_is_proj(c->shape.op)) {
+			json_object_set_new(j, "heads", json_integer(c->shape.heads));
+			json_object_set_new(
+			    j, "weight_layout",
+			    json_string(gq_weight_layout_name(c->shape.weight_layout)));
+		}
+		if (c->shape.g_dtype != GQ_DTYPE_BF16)
+			json_object_set_new(j, "in_g",
+			                    json_string(gq_dtype_name(c->shape.g_dtype)));
 		json_object_set_new(j, "in", json_string(gq_dtype_name(c->shape.in_dtype)));
 		json_object_set_new(j, "out", json_string(gq_dtype_name(c->shape.out_dtype)));
 		json_object_set_new(j, "t_min", json_integer(r->t_min));

@@ -396,11 +396,10 @@ int gq_cmd_plot(int argc, char **argv)
 			const json_t *tp = gq_results_timing_point(docs[f], i);
 			if (!tp)
 				continue;
-			char name[256];
-			snprintf(name, sizeof(name), "%s-%s-%lldx%lld-%s-%s", tag,
-			         gq_json_str(p, "op"),
-			         (long long)json_integer_value(json_object_get(p, "d_in")),
-			         (long long)json_integer_value(json_object_get(p, "d_out")),
+			char name[256], file_shape[128], title_shape[128];
+			gq_results_point_shape(p, "-", file_shape, sizeof(file_shape));
+			gq_results_point_shape(p, " ", title_shape, sizeof(title_shape));
+			snprintf(name, sizeof(name), "%s-%s-%s-%s", tag, file_shape,
 			         gq_json_str(p, "in"), gq_json_str(p, "out"));
 			int k = 0;
 			while (k < nshapes && strcmp(shapes[k].name, name) != 0)
@@ -419,10 +418,7 @@ int gq_cmd_plot(int argc, char **argv)
 				memset(&shapes[k], 0, sizeof(shape));
 				snprintf(shapes[k].name, sizeof(shapes[k].name), "%s", name);
 				snprintf(shapes[k].title, sizeof(shapes[k].title),
-				         "%s %lldx%lld, %s -> %s, step op, on %s",
-				         gq_json_str(p, "op"),
-				         (long long)json_integer_value(json_object_get(p, "d_in")),
-				         (long long)json_integer_value(json_object_get(p, "d_out")),
+				         "%s, %s -> %s, step op, on %s", title_shape,
 				         gq_json_str(p, "in"), gq_json_str(p, "out"), part);
 				shapes[k].doc = docs[f];
 				nshapes++;

@@ -215,12 +215,13 @@ static void row_cells(const table *t, const row *r, int tsv, cells *c)
 {
 	const json_t *p =
 	    json_array_get(json_object_get(t->docs[r->file], "points"), (size_t)r->point);
-	snprintf(c->shape, sizeof(c->shape), "%s %lldx%lld", gq_json_str(p, "op"),
-	         (long long)json_integer_value(json_object_get(p, "d_in")),
-	         (long long)json_integer_value(json_object_get(p, "d_out")));
+	gq_results_point_shape(p, " ", c->shape, sizeof(c->shape));
 	snprintf(c->t, sizeof(c->t), "%lld",
 	         (long long)json_integer_value(json_object_get(p, "t")));
-	snprintf(c->dtypes, sizeof(c->dtypes), "%s%s%s", gq_json_str(p, "in"), tsv ? "->" : " → ",
+	/* an FP32 g of the router backward: "fp32xbf16" (g times x or W) */
+	snprintf(c->dtypes, sizeof(c->dtypes), "%s%s%s%s%s",
+	         json_object_get(p, "in_g") ? gq_json_str(p, "in_g") : "",
+	         json_object_get(p, "in_g") ? "x" : "", gq_json_str(p, "in"), tsv ? "->" : " → ",
 	         gq_json_str(p, "out"));
 	const char *missing = tsv ? "" : "—";
 	for (int a = 0; a < N_ARMS; a++)

@@ -9,11 +9,7 @@
 
 int gq_plan_same_shape(const json_t *a, const json_t *b)
 {
-	return !strcmp(gq_json_str(a, "op"), gq_json_str(b, "op")) &&
-	       gq_json_int(a, "d_in") == gq_json_int(b, "d_in") &&
-	       gq_json_int(a, "d_out") == gq_json_int(b, "d_out") &&
-	       !strcmp(gq_json_str(a, "in"), gq_json_str(b, "in")) &&
-	       !strcmp(gq_json_str(a, "out"), gq_json_str(b, "out"));
+	return gq_results_same_shape(a, b);
 }
 
 /* 1 when routes a and b are on one curve. */

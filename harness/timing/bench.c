@@ -12,8 +12,7 @@ int64_t gq_bench_bytes(const gq_problem *p)
 {
 	gq_gemm g;
 	gq_problem_gemm(p, &g);
-	int64_t in = gq_dtype_size(p->in_dtype), out = gq_dtype_size(p->out_dtype);
-	return g.m * g.k * in + g.k * g.n * in + g.m * g.n * out;
+	return g.a_bytes + g.b_bytes + g.c_elems * gq_dtype_size(p->out_dtype);
 }
 
 /* floor_us = bytes [B] / (gbps · 10⁹ [B/s]) · 10⁶ [µs/s] = bytes / (gbps · 10³). */

@@ -63,17 +63,18 @@ static gq_status arm_alloc(gq_timing_engine *e, point_state *ps, arm_state *a, g
 		if (!want[t])
 			continue;
 		int64_t n = tensor_elems(p, (gq_tensor)t);
-		cudaError_t c = buffer_alloc(e, &a->input[t], (size_t)n * 2);
-		if (c == cudaSuccess && e->host)
-			gq_inputs_fill_bf16(e->cfg.seed, t, e->cfg.inputs[t], 0, n, a->input[t]);
-		else if (c == cudaSuccess)
-			c = (cudaError_t)gq_inputs_fill_bf16_gpu(e->cfg.seed, t, e->cfg.inputs[t],
-			                                         0, n, a->input[t], e->stream);
+		const gq_dtype dt = gq_problem_tensor_dtype(p, (gq_tensor)t);
+		const size_t bytes = (size_t)n * (size_t)gq_dtype_size(dt); /* 2 per 16-bit word */
+		cudaError_t c = buffer_alloc(e, &a->input[t], bytes);
+		if (c == cudaSuccess)
+			c = (cudaError_t)gq_inputs_fill(!e->host, e->cfg.seed, t, e->cfg.inputs[t],
+			                                (int)dt, 0, n, a->input[t], e->stream);
 		if (c == cudaSuccess && !ps->pristine[t]) {
-			c = buffer_alloc(e, &ps->pristine[t], (size_t)n * 2);
+			c = buffer_alloc(e, &ps->pristine[t], bytes);
 			gq_error ce;
-			if (c == cudaSuccess && gq_input_copy(e->host, ps->pristine[t], a->input[t],
-			                                      n, e->stream, &ce) != GQ_OK)
+			if (c == cudaSuccess &&
+			    gq_input_copy(e->host, ps->pristine[t], a->input[t], (int64_t)bytes / 2,
+			                  e->stream, &ce) != GQ_OK)
 				c = cudaErrorUnknown;
 		}
 		if (c != cudaSuccess)
@@ -86,7 +87,7 @@ static gq_status arm_alloc(gq_timing_engine *e, point_state *ps, arm_state *a, g
 		gq_problem q = op_problem(p, (gq_op)op);
 		gq_gemm g;
 		gq_problem_gemm(&q, &g);
-		size_t bytes = (size_t)(g.m * g.n) * (size_t)gq_dtype_size(p->out_dtype);
+		size_t bytes = (size_t)g.c_elems * (size_t)gq_dtype_size(p->out_dtype);
 		gq_error ge;
 		gq_error_clear(&ge);
 		if (gq_guarded_alloc(e->host, bytes, &a->output[op], &ge) != GQ_OK) {

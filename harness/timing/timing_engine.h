@@ -70,17 +70,11 @@ static inline gq_problem op_problem(const gq_problem *p, gq_op op)
 	return q;
 }
 
-/* Elements of an input tensor: x [T, d_in], W [d_out, d_in], g [T, d_out]. */
+/* Elements of an input tensor: x [T, d_in], W [d_out, d_in], g [T, d_out] (times H for the proj
+ * ops: gq_problem_tensor_elems). */
 static inline int64_t tensor_elems(const gq_problem *p, gq_tensor t)
 {
-	switch (t) {
-	case GQ_TENSOR_X:
-		return p->t * p->d_in;
-	case GQ_TENSOR_W:
-		return p->d_out * p->d_in;
-	default:
-		return p->t * p->d_out;
-	}
+	return gq_problem_tensor_elems(p, t);
 }
 
 /* ---- timing.c ---- */

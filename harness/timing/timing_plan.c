@@ -70,10 +70,9 @@ int gq_timing_order_parse(const char *name)
 
 int gq_timing_step_ops(gq_op op, gq_timing_step step, gq_op ops[GQ_TIMING_MAX_STEP_OPS])
 {
-	int router = gq_op_is_router(op);
-	gq_op fwd = router ? GQ_OP_ROUTER_FWD : GQ_OP_FWD;
-	gq_op dgrad = router ? GQ_OP_ROUTER_DGRAD : GQ_OP_DGRAD;
-	gq_op wgrad = router ? GQ_OP_ROUTER_WGRAD : GQ_OP_WGRAD;
+	gq_op fwd = gq_op_of_family(op, GQ_OP_FWD);
+	gq_op dgrad = gq_op_of_family(op, GQ_OP_DGRAD);
+	gq_op wgrad = gq_op_of_family(op, GQ_OP_WGRAD);
 	switch (step) {
 	case GQ_STEP_OP:
 		ops[0] = op;

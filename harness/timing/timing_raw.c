@@ -75,7 +75,14 @@ json_t *gq_timing_raw_point(const gq_timing_point *pt, const char *fatal)
 	json_object_set_new(o, "d_in", json_integer(p->d_in));
 	json_object_set_new(o, "d_out", json_integer(p->d_out));
 	json_object_set_new(o, "t", json_integer(p->t));
+	if (gq_op_is_proj(p->op)) {
+		json_object_set_new(o, "heads", json_integer(p->heads));
+		json_object_set_new(o, "weight_layout",
+		                    json_string(gq_weight_layout_name(p->weight_layout)));
+	}
 	json_object_set_new(o, "in", json_string(gq_dtype_name(p->in_dtype)));
+	if (p->g_dtype != GQ_DTYPE_BF16)
+		json_object_set_new(o, "in_g", json_string(gq_dtype_name(p->g_dtype)));
 	json_object_set_new(o, "out", json_string(gq_dtype_name(p->out_dtype)));
 	json_object_set_new(o, "fatal", fatal && fatal[0] ? json_string(fatal) : json_null());
 	json_object_set_new(o, "orphans", json_integer((json_int_t)pt->orphans));
@@ -293,6 +300,14 @@ gq_status gq_timing_raw_parse_point(const json_t *line, gq_timing_point *pt, cha
 		s = get_name(line, "out", gq_dtype_parse, &out, err);
 	if (s == GQ_OK)
 		s = get_int(line, "orphans", 0, (long long)1 << 62, &orphans, err);
+	long long heads = 1;
+	int layout = 0, in_g = GQ_DTYPE_BF16;
+	if (s == GQ_OK && json_object_get(line, "in_g"))
+		s = get_name(line, "in_g", gq_dtype_parse, &in_g, err);
+	if (s == GQ_OK && gq_op_is_proj((gq_op)op))
+		s = get_int(line, "heads", 1, GQ_PROTOCOL_MAX_HEADS, &heads, err);
+	if (s == GQ_OK && gq_op_is_proj((gq_op)op))
+		s = get_name(line, "weight_layout", gq_weight_layout_parse, &layout, err);
 	if (s != GQ_OK)
 		return s;
 	pt->index = (int)index;
@@ -301,7 +316,10 @@ gq_status gq_timing_raw_parse_point(const json_t *line, gq_timing_point *pt, cha
 	                           .d_out = d_out,
 	                           .t = t,
 	                           .in_dtype = (gq_dtype)in,
-	                           .out_dtype = (gq_dtype)out};
+	                           .out_dtype = (gq_dtype)out,
+	                           .heads = gq_op_is_proj((gq_op)op) ? heads : 0,
+	                           .weight_layout = (gq_weight_layout)layout,
+	                           .g_dtype = (gq_dtype)in_g};
 	pt->orphans = (size_t)orphans;
 	const char *f = json_string_value(json_object_get(line, "fatal"));
 	if (f && fatal && fatal_size)

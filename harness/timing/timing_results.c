@@ -96,7 +96,9 @@ gq_status gq_timing_data_store(gq_timing_data *d, int process, const gq_timing_p
 	const gq_problem *want = &d->points[pt->index], *got = &pt->problem;
 	if (want->op != got->op || want->d_in != got->d_in || want->d_out != got->d_out ||
 	    want->t != got->t || want->in_dtype != got->in_dtype ||
-	    want->out_dtype != got->out_dtype)
+	    want->out_dtype != got->out_dtype || want->g_dtype != got->g_dtype ||
+	    gq_problem_heads(want) != gq_problem_heads(got) ||
+	    (gq_op_is_proj(want->op) && want->weight_layout != got->weight_layout))
 		return gq_error_set(err, GQ_ERR_INPUT, GQ_HERE,
 		                    "a worker's point %d is not the protocol's point %d", pt->index,
 		                    pt->index);

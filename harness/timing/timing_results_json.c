@@ -163,9 +163,9 @@ static json_t *process_json(const gq_timing_data *d, int p)
 /* "wgrad/4096x32/T1025/bf16-fp32", as the results file's points name themselves. */
 static json_t *point_id(const gq_problem *p)
 {
-	return json_sprintf("%s/%lldx%lld/T%lld/%s-%s", gq_op_name(p->op), (long long)p->d_in,
-	                    (long long)p->d_out, (long long)p->t, gq_dtype_name(p->in_dtype),
-	                    gq_dtype_name(p->out_dtype));
+	char id[160];
+	gq_problem_id(p, id, sizeof(id));
+	return json_string(id);
 }
 
 static json_t *series_json(const gq_timing_data *d, const gq_timing_agg *g, int arm, int m, int s)

@@ -355,7 +355,7 @@ static gq_status check_arm(gq_timing_engine *e, point_state *ps, arm_state *a, g
 		gq_problem q = op_problem(&ps->p, op);
 		gq_gemm g;
 		gq_problem_gemm(&q, &g);
-		size_t bytes = (size_t)(g.m * g.n) * (size_t)gq_dtype_size(ps->p.out_dtype);
+		size_t bytes = (size_t)g.c_elems * (size_t)gq_dtype_size(ps->p.out_dtype);
 		gq_guard_damage d;
 		gq_status s = gq_guards_check(e->host, a->output[op], bytes, e->stream, &d, err);
 		if (s != GQ_OK)
@@ -372,7 +372,10 @@ static gq_status check_arm(gq_timing_engine *e, point_state *ps, arm_state *a, g
 	for (int t = 0; t < GQ_TENSOR_COUNT; t++) {
 		if (!a->input[t] || !ps->pristine[t])
 			continue;
-		int64_t n = tensor_elems(&ps->p, (gq_tensor)t), changed = 0, first = -1;
+		/* in 16-bit words: one per BF16 element, two per FP32 element (an FP32 g) */
+		const int64_t words =
+		    gq_dtype_size(gq_problem_tensor_dtype(&ps->p, (gq_tensor)t)) / 2;
+		int64_t n = tensor_elems(&ps->p, (gq_tensor)t) * words, changed = 0, first = -1;
 		gq_status s = gq_input_compare(e->host, a->input[t], ps->pristine[t], n, e->stream,
 		                               &changed, &first, err);
 		if (s != GQ_OK)
@@ -389,10 +392,11 @@ static gq_status check_arm(gq_timing_engine *e, point_state *ps, arm_state *a, g
 		}
 		gq_timing_series_fail(
 		    se, GQ_ERR_DEVICE,
-		    "%s wrote to its input %s at element %lld: %lld of %lld elements changed "
+		    "%s wrote to its input %s at element %lld: %lld of %lld %s changed "
 		    "(restored)",
-		    who, gq_tensor_name((gq_tensor)t), (long long)first, (long long)changed,
-		    (long long)n);
+		    who, gq_tensor_name((gq_tensor)t), (long long)(first / words),
+		    (long long)changed, (long long)n,
+		    words == 1 ? "elements" : "16-bit halves of FP32 elements");
 		s = gq_input_copy(e->host, a->input[t], ps->pristine[t], n, e->stream, err);
 		if (s != GQ_OK)
 			return s;

@@ -82,7 +82,7 @@ static json_t *budget_json(const gq_budget *b)
 	return o;
 }
 
-static json_t *program_json(const gq_program_record *rec)
+static json_t *program_json(const gq_program_record *rec, int batch_measured)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "program", json_string(rec->program));
@@ -121,6 +121,18 @@ static json_t *program_json(const gq_program_record *rec)
 		json_object_set_new(q, "rel_fro", num(sr->q_rel_fro));
 		json_object_set_new(q, "max_abs_rel", num(sr->q_max_abs_rel));
 		json_object_set_new(so, "q", q);
+		if (sr->topk_checked >= 0) {
+			json_t *tk = json_object();
+			json_object_set_new(tk, "rows_checked", json_integer(sr->topk_checked));
+			json_object_set_new(tk, "rows_skipped", json_integer(sr->topk_skipped));
+			json_object_set_new(tk, "rows_differing", json_integer(sr->topk_differing));
+			json_object_set_new(so, "router_topk", tk);
+		}
+		if (batch_measured)
+			json_object_set_new(so, "batch_invariance_differing",
+			                    sr->batch_differing >= 0
+			                        ? json_integer(sr->batch_differing)
+			                        : json_null());
 		json_array_append_new(seeds, so);
 	}
 	json_object_set_new(o, "seeds", seeds);
@@ -145,8 +157,8 @@ static json_t *reference_json(const gq_point_record *pr)
 	json_object_set_new(au, "limit", json_real(GQ_AUDIT_MAX_REL_DIFF));
 	json_object_set_new(au, "pass", json_boolean(gq_audit_passes(a)));
 	json_object_set_new(au, "element", json_integer(at));
-	json_object_set_new(au, "row", json_integer(at / g.n));
-	json_object_set_new(au, "col", json_integer(at % g.n));
+	json_object_set_new(au, "row", json_integer(at / g.ldc));
+	json_object_set_new(au, "col", json_integer(at % g.ldc));
 	json_object_set_new(au, "audited", num(a->audited));
 	json_object_set_new(au, "openblas", num(a->authority));
 	/* the values carry 9 digits in the file; their difference is written apart */
@@ -163,13 +175,20 @@ static json_t *point_json(const gq_point_record *pr)
 	gq_gemm g;
 	gq_problem_gemm(p, &g);
 	json_t *o = json_object();
-	json_object_set_new(o, "id", json_sprintf("%s/%lldx%lld/T%lld/%s-%s", gq_op_name(p->op),
-	                                           (long long)p->d_in, (long long)p->d_out,
-	                                           (long long)p->t, gq_dtype_name(p->in_dtype),
-	                                           gq_dtype_name(p->out_dtype)));
+	char id[160];
+	gq_problem_id(p, id, sizeof(id));
+	json_object_set_new(o, "id", json_string(id));
 	json_object_set_new(o, "op", json_string(gq_op_name(p->op)));
 	json_object_set_new(o, "d_in", json_integer(p->d_in));
 	json_object_set_new(o, "d_out", json_integer(p->d_out));
+	if (p->g_dtype != GQ_DTYPE_BF16)
+		json_object_set_new(o, "in_g", json_string(gq_dtype_name(p->g_dtype)));
+	if (gq_op_is_proj(p->op)) {
+		json_object_set_new(o, "heads", json_integer(p->heads));
+		json_object_set_new(o, "weight_layout",
+		                    json_string(gq_weight_layout_name(p->weight_layout)));
+		json_object_set_new(o, "batch", json_integer(g.batch));
+	}
 	json_object_set_new(o, "t", json_integer(p->t));
 	json_object_set_new(o, "in", json_string(gq_dtype_name(p->in_dtype)));
 	json_object_set_new(o, "out", json_string(gq_dtype_name(p->out_dtype)));
@@ -185,13 +204,31 @@ static json_t *point_json(const gq_point_record *pr)
 		json_object_set_new(acc, "reference_gflops", num(pr->reference_gflops));
 		json_object_set_new(acc, "reference", reference_json(pr));
 	}
+	if (pr->topk) {
+		json_t *tk = json_object();
+		json_object_set_new(tk, "k", json_integer(pr->topk_k));
+		json_object_set_new(tk, "tie_margin", json_real(pr->topk_tie_margin));
+		json_object_set_new(acc, "router_topk", tk);
+	}
+	if (pr->batch != GQ_BATCH_OFF) {
+		json_t *bi = json_object();
+		json_object_set_new(bi, "reference_tokens", json_integer(pr->batch_tokens));
+		json_object_set_new(bi, "applicable", json_boolean(pr->batch == GQ_BATCH_MEASURED));
+		if (pr->batch != GQ_BATCH_MEASURED)
+			json_object_set_new(
+			    bi, "why",
+			    json_string(pr->batch == GQ_BATCH_NOT_APPLICABLE
+			                    ? "not applicable: a weight gradient has no token rows"
+			                    : "not measured: T is above reference_tokens"));
+		json_object_set_new(acc, "batch_invariance", bi);
+	}
 	int incumbent_fails = 0;
 	json_t *programs = json_array();
 	for (int j = 0; j < pr->program_count; j++) {
 		const gq_program_record *rec = &pr->programs[j];
 		if ((rec->arms & (1u << GQ_ARM_INCUMBENT)) && rec->status == GQ_ACC_FAIL)
 			incumbent_fails = 1;
-		json_array_append_new(programs, program_json(rec));
+		json_array_append_new(programs, program_json(rec, pr->batch == GQ_BATCH_MEASURED));
 	}
 	json_object_set_new(acc, "incumbent_misses_budget", json_boolean(incumbent_fails));
 	json_object_set_new(acc, "programs", programs);

@@ -228,6 +228,11 @@ static int restore_program(const json_t *o, const gq_protocol *proto, gq_program
 		const json_t *q = json_object_get(so, "q");
 		sr->q_rel_fro = gq_json_num(q, "rel_fro");
 		sr->q_max_abs_rel = gq_json_num(q, "max_abs_rel");
+		const json_t *tk = json_object_get(so, "router_topk");
+		sr->topk_checked = tk ? int_or(tk, "rows_checked", 0) : -1;
+		sr->topk_skipped = tk ? int_or(tk, "rows_skipped", 0) : -1;
+		sr->topk_differing = tk ? int_or(tk, "rows_differing", 0) : -1;
+		sr->batch_differing = int_or(so, "batch_invariance_differing", -1);
 	}
 	return 0;
 }
@@ -246,9 +251,7 @@ static int same_programs(const json_t *programs, const gq_point_record *pr)
 
 static void point_id(const gq_problem *p, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s/%lldx%lld/T%lld/%s-%s", gq_op_name(p->op), (long long)p->d_in,
-	         (long long)p->d_out, (long long)p->t, gq_dtype_name(p->in_dtype),
-	         gq_dtype_name(p->out_dtype));
+	gq_problem_id(p, buf, (int)size);
 }
 
 /* The point's reference record from accuracy.reference; none (files of earlier versions) means
@@ -426,7 +429,50 @@ gq_status gq_results_point_problem(const json_t *point, gq_problem *p, gq_error 
 	p->d_in = int_or(point, "d_in", 0);
 	p->d_out = int_or(point, "d_out", 0);
 	p->t = int_or(point, "t", 0);
+	if (json_object_get(point, "in_g")) {
+		int g = gq_dtype_parse(gq_json_str(point, "in_g"));
+		if (g < 0)
+			return gq_error_set(err, GQ_ERR_INPUT, NULL, "point %s: in_g is no dtype",
+			                    gq_json_str(point, "id"));
+		p->g_dtype = (gq_dtype)g;
+	}
+	if (gq_op_is_proj(p->op)) {
+		int layout = gq_weight_layout_parse(gq_json_str(point, "weight_layout"));
+		if (!json_is_integer(json_object_get(point, "heads")) || layout < 0)
+			return gq_error_set(err, GQ_ERR_INPUT, NULL,
+			                    "point %s lacks heads or weight_layout",
+			                    gq_json_str(point, "id"));
+		p->heads = int_or(point, "heads", 0);
+		p->weight_layout = (gq_weight_layout)layout;
+	}
 	return GQ_OK;
+}
+
+int gq_results_same_shape(const json_t *a, const json_t *b)
+{
+	static const char *const strs[] = {"op", "in", "out", "weight_layout", "in_g"};
+	static const char *const ints[] = {"d_in", "d_out", "heads"};
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (strcmp(gq_json_str(a, strs[i]), gq_json_str(b, strs[i])) != 0)
+			return 0;
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+		if (gq_json_int(a, ints[i]) != gq_json_int(b, ints[i]))
+			return 0;
+	return 1;
+}
+
+void gq_results_point_shape(const json_t *point, const char *sep, char *buf, size_t size)
+{
+	const char *op = gq_json_str(point, "op");
+	long long d_in = (long long)json_integer_value(json_object_get(point, "d_in"));
+	long long d_out = (long long)json_integer_value(json_object_get(point, "d_out"));
+	int proj = gq_op_parse(op) >= 0 && gq_op_is_proj((gq_op)gq_op_parse(op));
+	if (proj)
+		snprintf(buf, size, "%s%s%lldx%lldx%lld%s%s", op, sep,
+		         (long long)json_integer_value(json_object_get(point, "heads")), d_in,
+		         d_out, sep, gq_json_str(point, "weight_layout"));
+	else
+		snprintf(buf, size, "%s%s%lldx%lld", op, sep, d_in, d_out);
 }
 
 const json_t *gq_results_timing_point(const json_t *doc, size_t i)

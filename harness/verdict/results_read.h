@@ -89,6 +89,11 @@ int gq_results_sm_count(const json_t *doc);
 /* The point's problem (op, d_in, d_out, t, dtypes). GQ_ERR_INPUT when a field is missing. */
 gq_status gq_results_point_problem(const json_t *point, gq_problem *p, gq_error *err);
 
+/* The shape of a results point as tables and plots name it: "wgrad 4096x32"; the proj ops add
+ * heads and weight layout, "proj_fwd 8x4096x1024 out_in" (heads × d_in × d_out). sep separates
+ * the op from the sizes and the sizes from the layout (" " in tables, "-" in file names). */
+void gq_results_point_shape(const json_t *point, const char *sep, char *buf, size_t size);
+
 /* The timing section's point of the same index as points[i], or NULL when there is none. */
 const json_t *gq_results_timing_point(const json_t *doc, size_t i);
 
@@ -118,6 +123,11 @@ void gq_results_candidate(const json_t *doc, size_t i, char *buf, size_t size);
  * the GPU, audited against OpenBLAS on one seed per point (largest difference 2.1e-16·|A||B|,
  * limit 1e-12)", naming each kind with its count of points when they are mixed. */
 void gq_results_reference_text(const json_t *doc, char *buf, size_t size);
+
+/* 1 when two results points (or plan routes, zones) are of one shape and dtypes: op, d_in,
+ * d_out, in, out, and where present the proj ops' heads and weight_layout and an FP32 g's in_g
+ * (absent on both counts as equal). */
+int gq_results_same_shape(const json_t *a, const json_t *b);
 
 /* Small accessors: a string ("" when missing), a number (NAN when missing or null), an integer
  * (0 when missing or not an integer). */

@@ -1,6 +1,8 @@
 /* verdict.c: see verdict.h. Works on the results document only: no GPU, no file. */
 #include "verdict.h"
 
+#include "results_read.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -441,15 +443,10 @@ gq_verdict_kind gq_verdict_of_point(const json_t *point)
 	return k < 0 ? GQ_VERDICT_NONE : (gq_verdict_kind)k;
 }
 
-/* 1 when two points lie on one curve (op, shape, dtypes). */
+/* 1 when two points lie on one curve (op, shape with heads and layout, dtypes). */
 static int same_curve(const json_t *a, const json_t *b)
 {
-	return !strcmp(str(a, "op"), str(b, "op")) && !strcmp(str(a, "in"), str(b, "in")) &&
-	       !strcmp(str(a, "out"), str(b, "out")) &&
-	       json_integer_value(json_object_get(a, "d_in")) ==
-	           json_integer_value(json_object_get(b, "d_in")) &&
-	       json_integer_value(json_object_get(a, "d_out")) ==
-	           json_integer_value(json_object_get(b, "d_out"));
+	return gq_results_same_shape(a, b);
 }
 
 /* Runs of consecutive points of one curve whose incumbent misses the budget. */
@@ -475,6 +472,11 @@ static json_t *disclosed_zones(const json_t *points)
 			json_object_set_new(zone, "op", json_string(str(p, "op")));
 			json_object_set(zone, "d_in", json_object_get(p, "d_in"));
 			json_object_set(zone, "d_out", json_object_get(p, "d_out"));
+			static const char *const extra[] = {"heads", "weight_layout", "in_g"};
+			for (int x = 0; x < 3; x++)
+				if (json_object_get(p, extra[x]))
+					json_object_set(zone, extra[x],
+					                json_object_get(p, extra[x]));
 			json_object_set_new(zone, "in", json_string(str(p, "in")));
 			json_object_set_new(zone, "out", json_string(str(p, "out")));
 			json_object_set_new(zone, "t_min", json_integer(t));

@@ -40,7 +40,7 @@ static uint16_t float_to_bf16(float f)
 static int naive_supports(void *ctx, const gemmq_problem *p, char *msg, size_t msg_size)
 {
 	(void)ctx;
-	if (p->in_dtype != 0) {
+	if (p->a_dtype != 0 || p->b_dtype != 0) {
 		snprintf(msg, msg_size, "naive: BF16 inputs only");
 		return GEMMQ_UNSUPPORTED;
 	}
@@ -68,22 +68,30 @@ static int naive_launch(void *instance, const gemmq_operands *io, void *stream, 
                         size_t msg_size)
 {
 	const gemmq_problem *p = &((const naive_instance *)instance)->p;
-	const uint16_t *a = io->a, *b = io->b;
 	(void)stream, (void)msg, (void)msg_size;
-	for (int64_t i = 0; i < p->m; i++)
-		for (int64_t j = 0; j < p->n; j++) {
-			float acc = 0.0f;
-			for (int64_t k = 0; k < p->k; k++) {
-				/* A stored [M,K] or [K,M]; B stored [N,K] or [K,N] (problem.h). */
-				float x = bf16_to_float(p->a_trans ? a[k * p->m + i] : a[i * p->k + k]);
-				float y = bf16_to_float(p->b_trans ? b[j * p->k + k] : b[k * p->n + j]);
-				acc += x * y;
+	for (int64_t h = 0; h < p->batch; h++) {
+		/* GEMM h of the batch (the heads of the proj ops; one GEMM for the others) */
+		const uint16_t *a = (const uint16_t *)io->a + h * p->stride_a;
+		const uint16_t *b = (const uint16_t *)io->b + h * p->stride_b;
+		for (int64_t i = 0; i < p->m; i++)
+			for (int64_t j = 0; j < p->n; j++) {
+				float acc = 0.0f;
+				for (int64_t k = 0; k < p->k; k++) {
+					/* A stored [M,K] or [K,M]; B stored [N,K] or [K,N], rows
+					 * lda and ldb apart (problem.h). */
+					float x = bf16_to_float(p->a_trans ? a[k * p->lda + i]
+					                                   : a[i * p->lda + k]);
+					float y = bf16_to_float(p->b_trans ? b[j * p->ldb + k]
+					                                   : b[k * p->ldb + j]);
+					acc += x * y;
+				}
+				int64_t at = h * p->stride_c + i * p->ldc + j;
+				if (p->out_dtype == 1)
+					((float *)io->out)[at] = acc;
+				else
+					((uint16_t *)io->out)[at] = float_to_bf16(acc);
 			}
-			if (p->out_dtype == 1)
-				((float *)io->out)[i * p->n + j] = acc;
-			else
-				((uint16_t *)io->out)[i * p->n + j] = float_to_bf16(acc);
-		}
+	}
 	return 0;
 }
 

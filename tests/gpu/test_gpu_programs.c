@@ -70,15 +70,10 @@ static double seconds(void)
 
 static gemmq_problem abi_problem(const point *pt, gq_dtype out_dtype)
 {
+	gq_problem q = pt->q;
+	q.out_dtype = out_dtype;
 	gemmq_problem p;
-	memset(&p, 0, sizeof(p));
-	p.op = (int32_t)pt->q.op;
-	p.in_dtype = 0;
-	p.out_dtype = (int32_t)out_dtype;
-	p.a_trans = pt->g.a_trans, p.b_trans = pt->g.b_trans;
-	p.d_in = pt->q.d_in, p.d_out = pt->q.d_out, p.t = pt->q.t;
-	p.m = pt->g.m, p.n = pt->g.n, p.k = pt->g.k;
-	p.seed = 1;
+	gq_program_problem(&q, 1, &p);
 	return p;
 }
 

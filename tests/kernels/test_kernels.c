@@ -12,6 +12,8 @@
 #include "gemm_mma.h"
 #include "gemm_wgmma.h"
 #include "kernels.h"
+#include "problem.h"
+#include "registry.h"
 
 /* Open name, expecting success; returns the program (NULL on failure). */
 static gemmq_program *open_ok(const char *name)
@@ -118,7 +120,15 @@ static void test_supports_refuses(void)
 	                          .t = 1025,
 	                          .m = 32,
 	                          .n = 4096,
-	                          .k = 1025};
+	                          .k = 1025,
+	                          .heads = 1,
+	                          .batch = 1,
+	                          .lda = 32,
+	                          .ldb = 4096,
+	                          .ldc = 4096,
+	                          .stride_a = 1025 * 32,
+	                          .stride_b = 1025 * 4096,
+	                          .stride_c = 32 * 4096};
 	gemmq_problem bad[5];
 	for (int i = 0; i < 5; i++)
 		bad[i] = ok;
@@ -160,6 +170,53 @@ static void test_supports_refuses(void)
 }
 
 /* The tile index ↔ (M tile, N tile) map is a bijection in both raster orders. */
+/* The per-head projections and an FP32 g run on gemmq:det's batched kernel only: the other
+ * kernel programs refuse them before any device query, saying so; gemmq:det refuses neither for
+ * their shape (only for the device, where there is no sm_90). */
+static void test_batched_refusals(void)
+{
+	gq_problem proj = {.op = GQ_OP_PROJ_FWD,
+	                   .d_in = 192,
+	                   .d_out = 512,
+	                   .t = 33,
+	                   .out_dtype = GQ_DTYPE_BF16,
+	                   .heads = 16,
+	                   .weight_layout = GQ_WEIGHT_IN_OUT};
+	gq_problem router = {.op = GQ_OP_ROUTER_WGRAD,
+	                     .d_in = 4096,
+	                     .d_out = 256,
+	                     .t = 33,
+	                     .out_dtype = GQ_DTYPE_FP32,
+	                     .g_dtype = GQ_DTYPE_FP32};
+	const gq_problem *cases[] = {&proj, &router};
+	const char *const others[] = {"gemmq:split:n128:s2", "gemmq:streamk"};
+	for (int c = 0; c < 2; c++) {
+		gemmq_problem ap;
+		gq_program_problem(cases[c], 1, &ap);
+		for (int i = 0; i < 2; i++) {
+			gemmq_program *prog = open_ok(others[i]);
+			if (!prog)
+				continue;
+			char msg[512] = "";
+			int rc = prog->supports(prog->ctx, &ap, msg, sizeof(msg));
+			CHECK_MSG(
+			    rc == GQ_ERR_UNSUPPORTED &&
+			        strstr(msg, "the proj ops and an FP32 g run on gemmq:det only"),
+			    "%s case %d: %d %s", others[i], c, rc, msg);
+			prog->destroy(prog->ctx);
+		}
+		gemmq_program *det = open_ok("gemmq:det");
+		if (!det)
+			continue;
+		char msg[512] = "";
+		int rc = det->supports(det->ctx, &ap, msg, sizeof(msg));
+		CHECK_MSG(rc == 0 || !strstr(msg, "gemmq:det only"), "det case %d: %s", c, msg);
+		CHECK_MSG(!strstr(msg, "only BF16 inputs") && !strstr(msg, "multiples of 8"),
+		          "det case %d: %s", c, msg);
+		det->destroy(det->ctx);
+	}
+}
+
 static void test_tile_coords(void)
 {
 	for (int fastest = 0; fastest < 2; fastest++) {
@@ -392,6 +449,7 @@ static void test_a_box(void)
 
 int main(void)
 {
+	test_batched_refusals();
 	test_families();
 	test_names();
 	test_determinism_flags();

@@ -13,7 +13,9 @@
 #include <time.h>
 
 #include "check.h"
+#include "inputs.h"
 #include "problem.h"
+#include "proj_naive.h"
 #include "reference.h"
 #include "registry.h"
 
@@ -54,15 +56,8 @@ static gemmq_problem make_problem(gq_op op, int64_t d_in, int64_t d_out, int64_t
 	                .t = t,
 	                .in_dtype = GQ_DTYPE_BF16,
 	                .out_dtype = (gq_dtype)out_dtype};
-	gq_gemm g;
-	gq_problem_gemm(&q, &g);
 	gemmq_problem p;
-	memset(&p, 0, sizeof(p));
-	p.op = op, p.in_dtype = 0, p.out_dtype = out_dtype;
-	p.a_trans = g.a_trans, p.b_trans = g.b_trans;
-	p.d_in = d_in, p.d_out = d_out, p.t = t;
-	p.m = g.m, p.n = g.n, p.k = g.k;
-	p.seed = seed;
+	gq_program_problem(&q, seed, &p);
 	return p;
 }
 
@@ -124,7 +119,7 @@ static void case_free(host_case *c)
 
 static size_t out_bytes(const gemmq_problem *p)
 {
-	return (size_t)(p->m * p->n) * (p->out_dtype == 1 ? 4 : 2);
+	return (size_t)(p->batch * p->m * p->n) * (p->out_dtype == 1 ? 4 : 2);
 }
 
 static double out_at(const gemmq_problem *p, const void *out, int64_t i)
@@ -197,7 +192,7 @@ static double seconds(void)
 /* host:ref on every op and dtype: within the bound, bitwise the naive K-order loop, and stable. */
 static void test_ref(int64_t d_in, int64_t d_out, int64_t t)
 {
-	for (int op = 0; op < GQ_OP_COUNT; op++)
+	for (int op = 0; op <= GQ_OP_ROUTER_WGRAD; op++)
 		for (int dtype = 0; dtype < 2; dtype++) {
 			host_case c;
 			gemmq_problem p = make_problem((gq_op)op, d_in, d_out, t, dtype, 1);
@@ -407,11 +402,191 @@ static void time_smoke_sizes(void)
 	}
 }
 
+/* The proj ops on (H, Di, Do, T), every layout and out dtype: host:ref bitwise the einsum loop's
+ * FP32 sum in K order (proj_naive.h) rounded once to the out dtype; host:split within
+ * γ_K·(|A||B|)_ij (+ u_out·|ref|) of the FP64 loop. */
+static void test_proj(int64_t heads, int64_t di, int64_t dout, int64_t t)
+{
+	for (int op = GQ_OP_PROJ_FWD; op <= GQ_OP_PROJ_WGRAD; op++)
+		for (int l = 0; l < GQ_WEIGHT_LAYOUT_COUNT; l++)
+			for (int dtype = 0; dtype < 2; dtype++) {
+				gq_problem q = {.op = (gq_op)op,
+				                .d_in = di,
+				                .d_out = dout,
+				                .t = t,
+				                .out_dtype = (gq_dtype)dtype,
+				                .heads = heads,
+				                .weight_layout = (gq_weight_layout)l};
+				host_case c;
+				memset(&c, 0, sizeof(c));
+				gq_program_problem(&q, 1, &c.p);
+				gq_gemm g;
+				gq_problem_gemm(&q, &g);
+				uint16_t *in[GQ_TENSOR_COUNT];
+				double *dv[GQ_TENSOR_COUNT];
+				for (int k = 0; k < GQ_TENSOR_COUNT; k++) {
+					int64_t n = gq_problem_tensor_elems(&q, (gq_tensor)k);
+					in[k] = malloc(sizeof(uint16_t) * n);
+					dv[k] = malloc(sizeof(double) * n);
+					gq_inputs_fill_bf16(9, k,
+					                    (gq_input_spec){GQ_DIST_NORMAL, 1.0}, 0,
+					                    n, in[k]);
+					for (int64_t i = 0; i < n; i++)
+						dv[k][i] = gq_bf16_to_float(in[k][i]);
+				}
+				c.a = in[g.a_tensor];
+				c.b = in[g.b_tensor];
+				const int64_t n = g.c_elems;
+				double *ref = malloc(sizeof(double) * n),
+				       *abs_ = malloc(sizeof(double) * n);
+				float *f32 = malloc(sizeof(float) * n);
+				proj_naive((gq_op)op, (gq_weight_layout)l, heads, di, dout, t,
+				           dv[GQ_TENSOR_X], dv[GQ_TENSOR_W], dv[GQ_TENSOR_G], 0,
+				           ref, f32);
+				proj_naive((gq_op)op, (gq_weight_layout)l, heads, di, dout, t,
+				           dv[GQ_TENSOR_X], dv[GQ_TENSOR_W], dv[GQ_TENSOR_G], 1,
+				           abs_, NULL);
+				void *outs[2] = {malloc(out_bytes(&c.p)), malloc(out_bytes(&c.p))};
+				char what[160];
+				gq_problem_describe(&q, what, sizeof(what));
+				if (run_program("host:ref", &c, outs, 1) == 0 &&
+				    run_program("host:split", &c, outs + 1, 1) == 0) {
+					const double u = ldexp(1, -24),
+					             ub = dtype ? 0 : ldexp(1, -8);
+					const double gamma =
+					    (double)g.k * u / (1 - (double)g.k * u);
+					int64_t differ = 0, outside = 0;
+					for (int64_t i = 0; i < n; i++) {
+						differ += dtype ? memcmp(&((float *)outs[0])[i],
+						                         &f32[i], 4) != 0
+						                : ((uint16_t *)outs[0])[i] !=
+						                      gq_float_to_bf16(f32[i]);
+						double v = out_at(&c.p, outs[1], i);
+						double bound =
+						    ub * fabs(ref[i]) + (1 + ub) * gamma * abs_[i];
+						outside += !(fabs(v - ref[i]) <= bound);
+					}
+					CHECK_MSG(differ == 0,
+					          "host:ref %s: %lld of %lld differ from the "
+					          "einsum loop",
+					          what, (long long)differ, (long long)n);
+					CHECK_MSG(outside == 0,
+					          "host:split %s: %lld outside the bound", what,
+					          (long long)outside);
+				}
+				free(outs[0]);
+				free(outs[1]);
+				free(ref);
+				free(abs_);
+				free(f32);
+				for (int k = 0; k < GQ_TENSOR_COUNT; k++) {
+					free(in[k]);
+					free(dv[k]);
+				}
+			}
+}
+
+/* The hand example of proj_naive.h through host:ref and host:split: exact (small integers). */
+static void test_proj_example(void)
+{
+	const char *const names[] = {"host:ref", "host:split"};
+	for (int op = GQ_OP_PROJ_FWD; op <= GQ_OP_PROJ_WGRAD; op++)
+		for (int l = 0; l < GQ_WEIGHT_LAYOUT_COUNT; l++)
+			for (int pr = 0; pr < 2; pr++) {
+				gq_problem q = {.op = (gq_op)op,
+				                .d_in = PROJ_EX_DI,
+				                .d_out = PROJ_EX_DO,
+				                .t = PROJ_EX_T,
+				                .out_dtype = GQ_DTYPE_FP32,
+				                .heads = PROJ_EX_H,
+				                .weight_layout = (gq_weight_layout)l};
+				host_case c;
+				memset(&c, 0, sizeof(c));
+				gq_program_problem(&q, 1, &c.p);
+				gq_gemm g;
+				gq_problem_gemm(&q, &g);
+				uint16_t a[12], b[12];
+				const float *fa = proj_ex_tensor(g.a_tensor, (gq_weight_layout)l),
+				            *fb = proj_ex_tensor(g.b_tensor, (gq_weight_layout)l);
+				for (int64_t i = 0; i < g.a_elems; i++)
+					a[i] = gq_float_to_bf16(fa[i]);
+				for (int64_t i = 0; i < g.b_elems; i++)
+					b[i] = gq_float_to_bf16(fb[i]);
+				c.a = a;
+				c.b = b;
+				float out[12];
+				void *outs[1] = {out};
+				int count = 0;
+				const float *want =
+				    proj_ex_out((gq_op)op, (gq_weight_layout)l, &count);
+				if (run_program(names[pr], &c, outs, 1) == 0)
+					CHECK_MSG(
+					    memcmp(out, want, sizeof(float) * (size_t)count) == 0,
+					    "%s %s %s: differs from the hand example", names[pr],
+					    gq_op_name((gq_op)op),
+					    gq_weight_layout_name((gq_weight_layout)l));
+			}
+}
+
+/* router_dgrad and router_wgrad with an FP32 g: host:ref bitwise the loop `float s = 0;
+ * for k: s += g·b` over the FP32 g and the BF16 operand, and not what a BF16 g gives. */
+static void test_fp32_g(void)
+{
+	for (int op = GQ_OP_ROUTER_DGRAD; op <= GQ_OP_ROUTER_WGRAD; op++) {
+		gq_problem q = {.op = (gq_op)op,
+		                .d_in = 40,
+		                .d_out = 24,
+		                .t = 37,
+		                .out_dtype = GQ_DTYPE_FP32,
+		                .g_dtype = GQ_DTYPE_FP32};
+		host_case c;
+		memset(&c, 0, sizeof(c));
+		gq_program_problem(&q, 1, &c.p);
+		CHECK(c.p.a_dtype == 1 && c.p.b_dtype == 0 && c.p.in_dtype == 0);
+		gq_gemm g;
+		gq_problem_gemm(&q, &g);
+		float *a32 = malloc(sizeof(float) * g.a_elems);
+		uint16_t *b16 = malloc(sizeof(uint16_t) * g.b_elems);
+		gq_inputs_fill_fp32(3, GQ_TENSOR_G, (gq_input_spec){GQ_DIST_NORMAL, 1.0}, 0,
+		                    g.a_elems, (uint32_t *)a32);
+		gq_inputs_fill_bf16(3, g.b_tensor, (gq_input_spec){GQ_DIST_NORMAL, 1.0}, 0,
+		                    g.b_elems, b16);
+		c.a = (uint16_t *)a32;
+		c.b = b16;
+		float *out = malloc(sizeof(float) * g.c_elems);
+		void *outs[1] = {out};
+		if (run_program("host:ref", &c, outs, 1) == 0) {
+			int64_t differ = 0;
+			for (int64_t i = 0; i < g.m; i++)
+				for (int64_t j = 0; j < g.n; j++) {
+					float s = 0;
+					for (int64_t k = 0; k < g.k; k++) {
+						float av =
+						    a32[g.a_trans ? k * g.m + i : i * g.k + k];
+						float bv = gq_bf16_to_float(
+						    b16[g.b_trans ? j * g.k + k : k * g.n + j]);
+						s += av * bv;
+					}
+					differ += memcmp(&s, &out[i * g.n + j], 4) != 0;
+				}
+			CHECK_MSG(differ == 0, "%s fp32 g: %lld differ from the FP32 loop",
+			          gq_op_name((gq_op)op), (long long)differ);
+		}
+		free(a32);
+		free(b16);
+		free(out);
+	}
+}
+
 int main(void)
 {
 	test_ref(24, 16, 37);    /* odd T, tiles with tails everywhere */
 	test_ref(136, 72, 1025); /* several threads, N not a multiple of the column block */
 	test_split();
+	test_proj(3, 16, 24, 37);
+	test_proj(4, 64, 72, 257); /* several threads */
+	test_proj_example();
+	test_fp32_g();
 	test_wrong(0);
 	test_wrong(1);
 	test_unwritten(0);

@@ -21,6 +21,9 @@ static gemmq_problem small_problem(int out_dtype)
 	p.op = 0, p.in_dtype = 0, p.out_dtype = out_dtype, p.a_trans = 0, p.b_trans = 1;
 	p.d_in = 8, p.d_out = 5, p.t = 3;
 	p.m = 3, p.n = 5, p.k = 8;
+	p.heads = p.batch = 1;
+	p.lda = 8, p.ldb = 8, p.ldc = 5;
+	p.stride_a = 24, p.stride_b = 40, p.stride_c = 15;
 	return p;
 }
 
@@ -35,6 +38,8 @@ static const char *example_name(const char *pattern)
 		return "host:slow-above:65";
 	if (strcmp(pattern, "planted:fault:<T>") == 0)
 		return "planted:fault:1025";
+	if (strcmp(pattern, "planted:swap:<k>") == 0)
+		return "planted:swap:8";
 	if (strcmp(pattern, "cublaslt:algo:<i>") == 0)
 		return "cublaslt:algo:3";
 	if (strcmp(pattern, "cal:<kind>:<base>") == 0)
@@ -49,7 +54,7 @@ static void test_families(void)
 	int count = 0;
 	const gq_program_family *f = gq_registry_families(&count);
 	CHECK(f != NULL);
-	CHECK(count == 16);
+	CHECK(count == 17);
 	/* Host (reference) families come first. */
 	int seen_device = 0, host_after_device = 0;
 	for (int i = 0; i < count; i++) {
@@ -66,6 +71,7 @@ static void test_families(void)
 	                          "host:unwritten",
 	                          "host:crash:<T>",
 	                          "host:slow-above:<T>",
+	                          "planted:swap:<k>",
 	                          "gemmq:det",
 	                          "gemmq:split:n<64|128|256|320>:s<1..4>",
 	                          "gemmq:streamk",
@@ -76,7 +82,7 @@ static void test_families(void)
 	                          "planted:fault:<T>",
 	                          "cal:<kind>:<base>",
 	                          "plugin:<path>:<name>"};
-	for (int i = 0; i < 16 && i < count; i++) {
+	for (int i = 0; i < 17 && i < count; i++) {
 		CHECK_MSG(strcmp(f[i].pattern, expected[i]) == 0, "family %d is %s", i,
 		          f[i].pattern);
 		CHECK(f[i].description && f[i].description[0]);
@@ -145,8 +151,9 @@ static void test_names(void)
 
 	const char *known =
 	    "known programs: host:ref, host:split, host:wrong:<seed>, host:unwritten, "
-	    "host:crash:<T>, host:slow-above:<T>, "
-	    "gemmq:det, gemmq:split:n<64|128|256|320>:s<1..4>, gemmq:streamk, cublas:default, cublaslt:heuristic, cublaslt:top8, cublaslt:algo:<i> (i = 0..7), "
+	    "host:crash:<T>, host:slow-above:<T>, planted:swap:<k>, "
+	    "gemmq:det, gemmq:split:n<64|128|256|320>:s<1..4>, gemmq:streamk, cublas:default, "
+	    "cublaslt:heuristic, cublaslt:top8, cublaslt:algo:<i> (i = 0..7), "
 	    "planted:fault:<T>, cal:<kind>:<base>, plugin:<path>:<name>";
 	expect_bad("foo:bar", "unknown program 'foo:bar'; ");
 	expect_bad("foo:bar", known);
@@ -158,6 +165,8 @@ static void test_names(void)
 	expect_bad("planted:fault:", "planted:fault:<T> with T a decimal token count ≥ 1");
 	expect_bad("planted:fault:-3", "planted:fault:<T>");
 	expect_bad("planted:fault:12x", "planted:fault:<T>");
+	expect_ok("planted:swap:8");
+	expect_bad("planted:swap:0", "planted:swap:<k> with k a decimal integer ≥ 1");
 	expect_bad("host:ref:x", "unknown program 'host:ref:x'");
 	expect_bad("host:REF", "unknown program");
 	expect_bad(" host:ref", "unknown program");
@@ -385,6 +394,18 @@ static void test_plugins(void)
 	gq_error_clear(&err);
 	p = NULL;
 	gq_program_open(name, &p, &err);
+	CHECK_MSG(strcmp(err.message, text) == 0, "'%s'", err.message);
+
+	/* a plugin built for version 1, before the proj ops changed gemmq_problem: refused with
+	 * both versions, though it hands over its program */
+	CHECK(GEMMQ_PROGRAM_ABI_VERSION == 2);
+	snprintf(name, sizeof(name), "plugin:%s:old", GQ_TEST_PLUGIN_V1);
+	snprintf(text, sizeof(text), "plugin %s: ABI version 1, gemmq expects 2",
+	         GQ_TEST_PLUGIN_V1);
+	expect_plugin_error(name, text);
+	gq_error_clear(&err);
+	p = NULL;
+	CHECK(gq_program_open(name, &p, &err) != GQ_OK && p == NULL);
 	CHECK_MSG(strcmp(err.message, text) == 0, "'%s'", err.message);
 
 	snprintf(name, sizeof(name), "plugin:%s:x", GQ_TEST_PLUGIN_NO_ENTRY);

@@ -181,6 +181,111 @@ static void test_expansion_and_defaults(void)
 	CHECK(p.points == NULL && p.text == NULL && p.point_count == 0);
 }
 
+/* Proj entries: heads and weight_layout per shape (list form) or for all (cross form); shapes
+ * that differ only in heads or layout are distinct points; the same point twice is refused. */
+static void test_proj_points(void)
+{
+	static const char text[] =
+	    "{\"format_version\": 1, \"points\": ["
+	    "{\"op\": \"proj_fwd\", \"shapes\": ["
+	    "{\"heads\": 8, \"d_in\": 4096, \"d_out\": 1024, \"weight_layout\": \"out_in\"},"
+	    "{\"heads\": 1, \"d_in\": 4096, \"d_out\": 1024, \"weight_layout\": \"out_in\"},"
+	    "{\"heads\": 1, \"d_in\": 4096, \"d_out\": 1024, \"weight_layout\": \"in_out\"}],"
+	    " \"tokens\": [1, 33], \"dtypes\": {\"out\": \"bf16\"}},"
+	    "{\"op\": \"proj_wgrad\", \"shapes\": {\"d_in\": [192, 256], \"d_out\": 512,"
+	    " \"heads\": 16, \"weight_layout\": \"in_out\"},"
+	    " \"tokens\": 257, \"dtypes\": {\"out\": \"fp32\"}}],"
+	    " \"arms\": {\"incumbent\": {\"proj_fwd\": \"host:ref\", \"proj_wgrad\": "
+	    "\"host:ref\"}}}";
+	gq_protocol p;
+	gq_error err;
+	gq_error_clear(&err);
+	CHECK_MSG(parse(text, &p, &err) == GQ_OK, "%s", err.message);
+	CHECK(p.point_count == 8);
+	static const int64_t want[8][5] = {{GQ_OP_PROJ_FWD, 8, 4096, GQ_WEIGHT_OUT_IN, 1},
+	                                   {GQ_OP_PROJ_FWD, 8, 4096, GQ_WEIGHT_OUT_IN, 33},
+	                                   {GQ_OP_PROJ_FWD, 1, 4096, GQ_WEIGHT_OUT_IN, 1},
+	                                   {GQ_OP_PROJ_FWD, 1, 4096, GQ_WEIGHT_OUT_IN, 33},
+	                                   {GQ_OP_PROJ_FWD, 1, 4096, GQ_WEIGHT_IN_OUT, 1},
+	                                   {GQ_OP_PROJ_FWD, 1, 4096, GQ_WEIGHT_IN_OUT, 33},
+	                                   {GQ_OP_PROJ_WGRAD, 16, 192, GQ_WEIGHT_IN_OUT, 257},
+	                                   {GQ_OP_PROJ_WGRAD, 16, 256, GQ_WEIGHT_IN_OUT, 257}};
+	for (int i = 0; i < 8 && p.point_count == 8; i++) {
+		const gq_problem *q = &p.points[i].problem;
+		CHECK_MSG(q->op == want[i][0] && q->heads == want[i][1] && q->d_in == want[i][2] &&
+		              q->weight_layout == want[i][3] && q->t == want[i][4],
+		          "point %d", i);
+	}
+	if (p.point_count == 8) {
+		char id[160];
+		gq_problem_id(&p.points[0].problem, id, sizeof(id));
+		CHECK_MSG(strcmp(id, "proj_fwd/8x4096x1024/out_in/T1/bf16-bf16") == 0, "%s", id);
+		gq_protocol_free(&p);
+	}
+	static const char twice[] =
+	    "{\"format_version\": 1, \"points\": ["
+	    "{\"op\": \"proj_dgrad\", \"shapes\": ["
+	    "{\"heads\": 2, \"d_in\": 8, \"d_out\": 16, \"weight_layout\": \"out_in\"},"
+	    "{\"heads\": 2, \"d_in\": 8, \"d_out\": 16, \"weight_layout\": \"out_in\"}],"
+	    " \"tokens\": 3, \"dtypes\": {\"out\": \"bf16\"}}],"
+	    " \"arms\": {\"incumbent\": {\"proj_dgrad\": \"host:ref\"}}}";
+	gq_error_clear(&err);
+	CHECK(parse(twice, &p, &err) == GQ_ERR_INPUT);
+	CHECK_MSG(strstr(err.message, "heads 2, d_in 8, d_out 16, out_in is listed twice"), "%s",
+	          err.message);
+}
+
+/* dtypes.in per tensor: an FP32 g for the router backward, BF16 elsewhere; the same op and shape
+ * with a BF16 g is another point. */
+static void test_fp32_g_points(void)
+{
+	static const char text[] =
+	    "{\"format_version\": 1, \"points\": ["
+	    "{\"op\": \"router_wgrad\", \"shapes\": [{\"d_in\": 4096, \"d_out\": 256}],"
+	    " \"tokens\": 33, \"dtypes\": {\"in\": {\"g\": \"fp32\", \"x\": \"bf16\"}, "
+	    "\"out\": \"fp32\"}},"
+	    "{\"op\": \"router_wgrad\", \"shapes\": [{\"d_in\": 4096, \"d_out\": 256}],"
+	    " \"tokens\": 33, \"dtypes\": {\"out\": \"fp32\"}}],"
+	    " \"arms\": {\"incumbent\": {\"router_wgrad\": \"host:ref\"}}}";
+	gq_protocol p;
+	gq_error err;
+	gq_error_clear(&err);
+	CHECK_MSG(parse(text, &p, &err) == GQ_OK, "%s", err.message);
+	CHECK(p.point_count == 2);
+	if (p.point_count != 2)
+		return;
+	const gq_problem *a = &p.points[0].problem, *b = &p.points[1].problem;
+	CHECK(a->g_dtype == GQ_DTYPE_FP32 && a->in_dtype == GQ_DTYPE_BF16);
+	CHECK(b->g_dtype == GQ_DTYPE_BF16);
+	char id[160];
+	gq_problem_id(a, id, sizeof(id));
+	CHECK_MSG(strcmp(id, "router_wgrad/4096x256/T33/fp32xbf16-fp32") == 0, "%s", id);
+	gq_budget budget;
+	gq_protocol_budget(&p, a, &budget);
+	CHECK(budget.max_rel_fro == 2e-6); /* router_fp32 keeps its router_wgrad limit */
+	gq_protocol_free(&p);
+
+	/* router_dgrad may round dx to BF16: judged by the bf16 budget, its FP32 dx by the router's
+	 */
+	static const char dgrad[] =
+	    "{\"format_version\": 1, \"points\": ["
+	    "{\"op\": \"router_dgrad\", \"shapes\": [{\"d_in\": 4096, \"d_out\": 256}],"
+	    " \"tokens\": 33, \"dtypes\": {\"in\": {\"g\": \"fp32\"}, \"out\": [\"fp32\", "
+	    "\"bf16\"]}}],"
+	    " \"arms\": {\"incumbent\": {\"router_dgrad\": \"host:ref\"}},"
+	    " \"accuracy\": {\"budgets\": {\"bf16\": \"miles_bf16\"}}}";
+	gq_error_clear(&err);
+	CHECK_MSG(parse(dgrad, &p, &err) == GQ_OK, "%s", err.message);
+	if (p.point_count == 2) {
+		gq_protocol_budget(&p, &p.points[0].problem, &budget);
+		CHECK(strcmp(budget.name, "router_fp32") == 0 && budget.max_rel_fro == 5e-5);
+		gq_protocol_budget(&p, &p.points[1].problem, &budget);
+		CHECK(strcmp(budget.name, "miles_bf16") == 0 && budget.max_rel_fro == 3e-3 &&
+		      budget.max_violations < 0);
+		gq_protocol_free(&p);
+	}
+}
+
 static void test_sections(void)
 {
 	const char *t =
@@ -534,6 +639,20 @@ static void test_shipped(void)
 			CHECK(p.point_count == 65 && p.seeds == 3 && p.reruns == 5);
 		} else if (strcmp(base, "smoke-host") == 0) {
 			CHECK(p.point_count == 52 && p.seeds == 3 && p.reruns == 5);
+		} else if (strcmp(base, "miles_dense") == 0) {
+			/* proj: 3 ops × 6 shapes × 5 T; router: 3 ops × 4 shapes × 5 T */
+			CHECK(p.point_count == 150 && p.seeds == 10 && p.reruns == 20);
+			CHECK(p.topk_k == 8 && p.topk_tie_margin == 1e-4);
+			CHECK(p.batch_reference_tokens == 16384);
+			CHECK(strcmp(p.budget_spec[GQ_DTYPE_BF16], "miles_bf16") == 0);
+			CHECK(strcmp(p.router_budget_spec, "router_fp32") == 0);
+			const gq_problem *q =
+			    &p.points[15].problem; /* proj_fwd (8, 4096, 1024) T=1 */
+			CHECK(q->op == GQ_OP_PROJ_FWD && q->heads == 8 && q->d_in == 4096 &&
+			      q->weight_layout == GQ_WEIGHT_OUT_IN && q->t == 1);
+			q = &p.points[90 + 20 + 2].problem; /* router_dgrad 256x4096, T = 257 */
+			CHECK(q->op == GQ_OP_ROUTER_DGRAD && q->g_dtype == GQ_DTYPE_FP32 &&
+			      q->out_dtype == GQ_DTYPE_BF16 && q->d_in == 4096 && q->t == 257);
 		} else if (strcmp(base, "k1_wgrad") == 0) {
 			/* 2 d_in × 6 d_out × 2 dtypes × 10 T */
 			CHECK(p.point_count == 240 && p.seeds == 10 && p.reruns == 20);
@@ -664,6 +783,8 @@ int main(void)
 {
 	test_locator();
 	test_expansion_and_defaults();
+	test_proj_points();
+	test_fp32_g_points();
 	test_sections();
 	test_group_candidates();
 	test_budgets();

@@ -6,6 +6,8 @@
 #include "check.h"
 #include "metrics.h"
 
+static gq_metrics figures(double rel_fro, double max_abs_rel);
+
 static void test_presets(void)
 {
 	gq_budget b;
@@ -23,13 +25,33 @@ static void test_presets(void)
 	      b.max_rel_fro == 5e-5);
 	CHECK(gq_budget_preset("router_fp32", GQ_OP_ROUTER_WGRAD, &b) == 0 &&
 	      b.max_rel_fro == 2e-6);
+	/* miles_bf16: rel-RMS alone, for every op (projections, a BF16 router dx) */
+	CHECK(gq_budget_preset("miles_bf16", GQ_OP_PROJ_WGRAD, &b) == 0);
+	CHECK(strcmp(b.name, "miles_bf16") == 0);
+	CHECK(b.max_rel_fro == 3e-3 && b.max_violations < 0 && b.max_abs_rel < 0);
+	CHECK(gq_budget_preset("miles_bf16", GQ_OP_ROUTER_DGRAD, &b) == 0 && b.max_rel_fro == 3e-3);
+	{
+		/* many elements off by more than 1e-2 + 1e-2·|ref| pass miles_bf16 with a small
+		 * rel_fro, and fail k1_bf16 */
+		gq_metrics m = figures(2e-3, 0.1);
+		m.violations = 40;
+		m.first_violation = 3;
+		char reason[200];
+		CHECK(gq_budget_judge(&b, &m, reason, sizeof(reason)) == 1);
+		gq_budget k1;
+		gq_budget_preset("k1_bf16", GQ_OP_FWD, &k1);
+		CHECK(gq_budget_judge(&k1, &m, reason, sizeof(reason)) == 0);
+		m.rel_fro = 3.1e-3;
+		CHECK(gq_budget_judge(&b, &m, reason, sizeof(reason)) == 0 &&
+		      strstr(reason, "rel_fro: 3.1e-3 > 3e-3"));
+	}
 	b.max_rel_fro = 7;
 	CHECK(gq_budget_preset("k1_bf17", GQ_OP_FWD, &b) == -1 && b.max_rel_fro == 7);
 	CHECK(gq_budget_preset(NULL, GQ_OP_FWD, &b) == -1);
 	int n = 0;
 	for (; gq_budget_preset_names[n]; n++)
 		CHECK(gq_budget_preset(gq_budget_preset_names[n], GQ_OP_FWD, &b) == 0);
-	CHECK(n == 3);
+	CHECK(n == 4);
 }
 
 /* Clean figures: everything zero but the norms given. */

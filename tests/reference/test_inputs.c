@@ -301,6 +301,56 @@ static void test_bf16_rounding(void)
 	CHECK_MSG(wrong == 0, "%d of 200000 roundings wrong", wrong);
 }
 
+/* double → FP32 by integers (philox.h) equals the C conversion, round to nearest even, on
+ * values across the whole range: normal, halfway cases, subnormal, overflow, ±0, NaN, ±Inf. */
+static void test_fp32_rounding(void)
+{
+	uint64_t state = 12345;
+	int bad = 0;
+	for (int i = 0; i < 2000000; i++) {
+		state = state * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t bits = state;
+		/* exponents near FP32's: its normal range, its subnormals and its overflow */
+		uint64_t ex = 1023 - 160 + (bits >> 52) % 300;
+		bits = (bits & 0x800fffffffffffffull) | (ex << 52);
+		if (i % 7 == 0) /* exact halfway cases: 25 significant bits ending in 1 */
+			bits = (bits & ~((1ull << 28) - 1)) | (1ull << 28);
+		double v;
+		memcpy(&v, &bits, sizeof(v));
+		float want = (float)v;
+		uint32_t w;
+		memcpy(&w, &want, sizeof(w));
+		bad += gq_hd_double_to_fp32_bits(v) != w;
+	}
+	CHECK_MSG(bad == 0, "%d values round differently from the C conversion", bad);
+	const double special[] = {0.0,   -0.0,   INFINITY, -INFINITY, 3.4028235677973366e38,
+	                          1e-46, -1e-45, 0x1p-149, 0x1p-150,  0x1.8p-150};
+	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++) {
+		float want = (float)special[i];
+		uint32_t w;
+		memcpy(&w, &want, sizeof(w));
+		CHECK_MSG(gq_hd_double_to_fp32_bits(special[i]) == w, "%a", special[i]);
+	}
+	CHECK((gq_hd_double_to_fp32_bits(NAN) & 0x7fc00000u) == 0x7fc00000u);
+	/* an FP32 fill: element i is the FP32 rounding of the same FP64 value as the BF16 fill */
+	gq_input_spec spec = {GQ_DIST_NORMAL, 2.0};
+	uint32_t f[1000];
+	gq_inputs_fill_fp32(7, GQ_TENSOR_G, spec, 123, 1000, f);
+	int wrong = 0;
+	for (int i = 0; i < 1000; i++) {
+		float want = (float)gq_input_value(7, GQ_TENSOR_G, 123 + (uint64_t)i, spec);
+		uint32_t w;
+		memcpy(&w, &want, sizeof(w));
+		wrong += f[i] != w;
+	}
+	CHECK_MSG(wrong == 0, "%d FP32 inputs differ from their values", wrong);
+	/* an FP32 input carries more than BF16's 8 bits: some elements are not BF16 values */
+	int beyond_bf16 = 0;
+	for (int i = 0; i < 1000; i++)
+		beyond_bf16 += (f[i] & 0xffff) != 0;
+	CHECK(beyond_bf16 > 900);
+}
+
 static void test_dist_names(void)
 {
 	for (int d = 0; d < GQ_DIST_COUNT; d++)
@@ -320,6 +370,7 @@ int main(void)
 	test_independence();
 	test_fill_determinism();
 	test_bf16_rounding();
+	test_fp32_rounding();
 	test_dist_names();
 	return gq_check_exit("test_inputs");
 }
