@@ -334,6 +334,66 @@ static json_t *merged_from(json_t **docs, char **paths, int n)
 	return a;
 }
 
+/* The joined document: docs[0]'s meta (the command merge, this command line, the inputs in
+ * merged_from; its protocol replaced by protocol when given) and device, points, and the timing
+ * section made of tpoints (NULL: none) with timed_doc's method and every file's processes; the
+ * summaries recomputed, and the verdicts decided again over the whole when judged. Takes
+ * points and tpoints. */
+static gq_status assemble(json_t **docs, char **paths, int n, int full_argc, char **full_argv,
+                          json_t *points, json_t *tpoints, const json_t *timed_doc, int complete,
+                          int judged, json_t *protocol, json_t **out, gq_error *err)
+{
+	json_t *doc = json_object();
+	json_object_set_new(doc, "format_version", json_integer(GQ_RESULTS_FORMAT_VERSION));
+	json_object_set_new(doc, "kind", json_string("gemmq-results"));
+	json_t *meta = json_deep_copy(json_object_get(docs[0], "meta"));
+	json_object_set_new(meta, "command", json_string("merge"));
+	json_t *argv = json_array();
+	for (int i = 0; i < full_argc; i++)
+		json_array_append_new(argv, json_string(full_argv[i]));
+	json_object_set_new(meta, "argv", argv);
+	char now[32];
+	gq_results_now(now);
+	json_object_set_new(meta, "finished", json_string(now));
+	json_object_set_new(meta, "complete", json_boolean(complete));
+	json_object_del(meta, "shard");
+	json_object_del(meta, "resumed");
+	json_object_set_new(meta, "merged_from", merged_from(docs, paths, n));
+	if (protocol)
+		json_object_set_new(meta, "protocol", protocol);
+	json_object_set_new(doc, "meta", meta);
+	json_object_set(doc, "device", json_object_get(docs[0], "device"));
+	json_object_set_new(doc, "points", points);
+	json_object_set_new(doc, "summary", accuracy_summary(points, docs, n));
+	if (tpoints) {
+		const json_t *t0 = json_object_get(timed_doc, "timing");
+		json_t *t = json_object();
+		json_object_set(t, "format_version", json_object_get(t0, "format_version"));
+		json_object_set(t, "backend", json_object_get(t0, "backend"));
+		json_object_set(t, "method", json_object_get(t0, "method"));
+		json_t *procs = processes(docs, n);
+		json_object_set_new(t, "processes", procs);
+		json_object_set_new(t, "points", tpoints);
+		json_object_set_new(t, "aa_band", aa_band(tpoints));
+		json_object_set_new(t, "summary", timing_summary(tpoints, procs));
+		json_object_set_new(doc, "timing", t);
+	}
+	if (judged) {
+		gq_protocol proto;
+		gq_status s = gq_results_protocol(doc, paths[0], &proto, err);
+		if (s == GQ_OK) {
+			s = gq_verdict_apply(doc, &proto.decision, proto.first_seed, err);
+			gq_protocol_free(&proto);
+		}
+		if (s != GQ_OK) {
+			json_decref(doc);
+			return s;
+		}
+	}
+	*out = doc;
+	return GQ_OK;
+}
+
 static gq_status merge(json_t **docs, char **paths, int n, int full_argc, char **full_argv,
                        json_t **out, int *duplicates, gq_error *err)
 {
@@ -381,57 +441,15 @@ static gq_status merge(json_t **docs, char **paths, int n, int full_argc, char *
 			json_array_append_new(tpoints, json_deep_copy(tp));
 		}
 	}
-	json_t *doc = json_object();
-	json_object_set_new(doc, "format_version", json_integer(GQ_RESULTS_FORMAT_VERSION));
-	json_object_set_new(doc, "kind", json_string("gemmq-results"));
-	json_t *meta = json_deep_copy(json_object_get(docs[0], "meta"));
-	json_object_set_new(meta, "command", json_string("merge"));
-	json_t *argv = json_array();
-	for (int i = 0; i < full_argc; i++)
-		json_array_append_new(argv, json_string(full_argv[i]));
-	json_object_set_new(meta, "argv", argv);
-	char now[32];
-	gq_results_now(now);
-	json_object_set_new(meta, "finished", json_string(now));
-	json_object_set_new(meta, "complete", json_boolean(complete));
-	json_object_del(meta, "shard");
-	json_object_del(meta, "resumed");
-	json_object_set_new(meta, "merged_from", merged_from(docs, paths, n));
-	json_object_set_new(doc, "meta", meta);
-	json_object_set(doc, "device", json_object_get(docs[0], "device"));
-	json_object_set_new(doc, "points", points);
-	json_object_set_new(doc, "summary", accuracy_summary(points, docs, n));
-	if (timed >= 0) {
-		const json_t *t0 = json_object_get(docs[timed], "timing");
-		json_t *t = json_object();
-		json_object_set(t, "format_version", json_object_get(t0, "format_version"));
-		json_object_set(t, "backend", json_object_get(t0, "backend"));
-		json_object_set(t, "method", json_object_get(t0, "method"));
-		json_t *procs = processes(docs, n);
-		json_object_set_new(t, "processes", procs);
-		json_object_set_new(t, "points", tpoints);
-		json_object_set_new(t, "aa_band", aa_band(tpoints));
-		json_object_set_new(t, "summary", timing_summary(tpoints, procs));
-		json_object_set_new(doc, "timing", t);
-	} else
-		json_decref(tpoints);
 	int judged = 0;
 	for (int f = 0; f < n; f++)
 		judged |= json_object_get(docs[f], "qualification") != NULL;
-	if (judged) {
-		gq_protocol proto;
-		gq_status s = gq_results_protocol(docs[0], paths[0], &proto, err);
-		if (s == GQ_OK) {
-			s = gq_verdict_apply(doc, &proto.decision, proto.first_seed, err);
-			gq_protocol_free(&proto);
-		}
-		if (s != GQ_OK) {
-			json_decref(doc);
-			return s;
-		}
+	if (timed < 0) {
+		json_decref(tpoints);
+		tpoints = NULL;
 	}
-	*out = doc;
-	return GQ_OK;
+	return assemble(docs, paths, n, full_argc, full_argv, points, tpoints,
+	                timed >= 0 ? docs[timed] : NULL, complete, judged, NULL, out, err);
 }
 
 /* The protocol of a file without the keys a join may differ in (points, name, description). */
@@ -497,33 +515,15 @@ gq_status gq_report_join(const json_t *base, const char *base_path, const json_t
 			json_array_append_new(tpoints, t);
 		}
 	}
-	json_t *doc = json_object();
-	json_object_set_new(doc, "format_version", json_integer(GQ_RESULTS_FORMAT_VERSION));
-	json_object_set_new(doc, "kind", json_string("gemmq-results"));
-	json_t *meta = json_deep_copy(json_object_get(base, "meta"));
-	json_object_set_new(meta, "command", json_string("merge"));
-	json_t *argv = json_array();
-	for (int i = 0; i < full_argc; i++)
-		json_array_append_new(argv, json_string(full_argv[i]));
-	json_object_set_new(meta, "argv", argv);
-	char now[32];
-	gq_results_now(now);
-	json_object_set_new(meta, "finished", json_string(now));
-	json_object_set_new(
-	    meta, "complete",
-	    json_boolean(json_is_true(json_object_get(json_object_get(base, "meta"), "complete")) &&
-	                 json_is_true(json_object_get(json_object_get(extra, "meta"), "complete"))));
-	json_object_del(meta, "shard");
-	json_object_del(meta, "resumed");
-	json_object_set_new(meta, "merged_from", merged_from(docs, paths, 2));
 	/* the protocol: the base's, its points followed by the extra's */
-	json_t *pj = json_object_get(meta, "protocol");
+	json_t *pj = json_deep_copy(json_object_get(json_object_get(base, "meta"), "protocol"));
 	json_t *content = json_object_get(pj, "content");
-	json_t *entries = json_object_get(content, "points");
-	json_array_extend(entries, json_object_get(json_object_get(json_object_get(
-	                                               json_object_get(extra, "meta"), "protocol"),
-	                                                               "content"),
-	                                           "points"));
+	json_array_extend(json_object_get(content, "points"),
+	                  json_object_get(json_object_get(json_object_get(json_object_get(
+	                                                                      extra, "meta"),
+	                                                                  "protocol"),
+	                                                  "content"),
+	                                  "points"));
 	char *text = json_dumps(content, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	char sha[65] = "";
 	if (text)
@@ -535,32 +535,11 @@ gq_status gq_report_join(const json_t *base, const char *base_path, const json_t
 	         gq_json_str(json_object_get(json_object_get(extra, "meta"), "protocol"),
 	                     "source"));
 	json_object_set_new(pj, "source", json_string(source));
-	json_object_set_new(doc, "meta", meta);
-	json_object_set(doc, "device", json_object_get(base, "device"));
-	json_object_set_new(doc, "points", points);
-	json_object_set_new(doc, "summary", accuracy_summary(points, docs, 2));
-	json_t *t = json_object();
-	json_object_set(t, "format_version", json_object_get(tb, "format_version"));
-	json_object_set(t, "backend", json_object_get(tb, "backend"));
-	json_object_set(t, "method", json_object_get(tb, "method"));
-	json_t *procs = processes(docs, 2);
-	json_object_set_new(t, "processes", procs);
-	json_object_set_new(t, "points", tpoints);
-	json_object_set_new(t, "aa_band", aa_band(tpoints));
-	json_object_set_new(t, "summary", timing_summary(tpoints, procs));
-	json_object_set_new(doc, "timing", t);
-	gq_protocol proto;
-	gq_status s = gq_results_protocol(doc, base_path, &proto, err);
-	if (s == GQ_OK) {
-		s = gq_verdict_apply(doc, &proto.decision, proto.first_seed, err);
-		gq_protocol_free(&proto);
-	}
-	if (s != GQ_OK) {
-		json_decref(doc);
-		return s;
-	}
-	*out = doc;
-	return GQ_OK;
+	const int complete =
+	    json_is_true(json_object_get(json_object_get(base, "meta"), "complete")) &&
+	    json_is_true(json_object_get(json_object_get(extra, "meta"), "complete"));
+	return assemble(docs, paths, 2, full_argc, full_argv, points, tpoints, base, complete, 1,
+	                pj, out, err);
 }
 
 gq_status gq_report_merge(json_t **docs, char **paths, int n, int full_argc, char **full_argv,
