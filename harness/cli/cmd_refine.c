@@ -24,6 +24,7 @@
 
 static const char usage_refine[] =
     "usage: gemmq refine RESULTS [--device N|host] [-o FILE] [-q]\n"
+    "       gemmq refine --check RESULTS\n"
     "\n"
     "Find where each planner window really ends. An edge is a pair of neighbouring token\n"
     "counts on a curve (op, shape, dtypes; split by k-block parity when the protocol's\n"
@@ -40,9 +41,12 @@ static const char usage_refine[] =
     "                    the rounds' protocols and results go to FILE without .json, plus\n"
     "                    .refine/\n"
     "  -q, --quiet       no progress on stderr\n"
+    "  --check           measure nothing: list the edges of RESULTS that are not exact (each\n"
+    "                    with its curve, program and the T that would halve it); exit 1 if any\n"
     "\n"
-    "exit status: 0 every edge exact or the round limit reached, 1 some new point is error or\n"
-    "inaccurate, 2 bad usage or input, 3 internal or device error\n";
+    "exit status: 0 every edge exact or the round limit reached (--check: every edge exact), 1\n"
+    "some new point is error or inaccurate (--check: an edge is open), 2 bad usage or input, 3\n"
+    "internal or device error\n";
 
 /* FILE without .json, plus suffix, into buf. */
 static void sibling(const char *file, const char *suffix, char *buf, size_t size)
@@ -71,15 +75,55 @@ static gq_status write_round(const json_t *base, const json_t *entries, int r, c
 	               : gq_error_set(err, GQ_ERR_INPUT, path, "cannot write the round's protocol");
 }
 
+/* --check: the open edges of a results file, one line each. */
+static int check_edges(const char *input)
+{
+	gq_error err;
+	gq_error_clear(&err);
+	json_t *doc = NULL;
+	gq_protocol proto;
+	gq_status s = gq_results_load(input, &doc, &err);
+	if (s == GQ_OK && !json_object_get(doc, "qualification"))
+		s = gq_error_set(&err, GQ_ERR_INPUT, input,
+		                 "has no verdicts: refine takes the results of gemmq qualify");
+	if (s == GQ_OK)
+		s = gq_results_protocol(doc, input, &proto, &err);
+	if (s != GQ_OK) {
+		json_decref(doc);
+		return gq_cmdline_error("refine", &err);
+	}
+	int open = 0, exact = 0, mixed = 0;
+	json_t *e = gq_refine_entries(doc, proto.decision.k_block_parity, &open, &exact, &mixed);
+	size_t i;
+	const json_t *x;
+	json_array_foreach(e, i, x)
+	{
+		const json_t *sh = json_array_get(json_object_get(x, "shapes"), 0);
+		printf("open: %s %lldx%lld %s->%s: %s, halved at T=%lld\n", gq_json_str(x, "op"),
+		       gq_json_int(sh, "d_in"), gq_json_int(sh, "d_out"),
+		       gq_json_str(json_object_get(x, "dtypes"), "in"),
+		       gq_json_str(json_object_get(x, "dtypes"), "out"),
+		       gq_json_str(json_object_get(x, "candidate"), gq_json_str(x, "op")),
+		       (long long)json_integer_value(json_array_get(json_object_get(x, "tokens"), 0)));
+	}
+	printf("gemmq refine --check: %s: %d edges exact, %d open, %d between two programs\n",
+	       input, exact, open, mixed);
+	json_decref(e);
+	json_decref(doc);
+	gq_protocol_free(&proto);
+	return open ? GQ_EXIT_FAILURE : GQ_EXIT_OK;
+}
+
 int gq_cmd_refine(int argc, char **argv, int full_argc, char **full_argv)
 {
 	static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
 	                                     {"output", required_argument, NULL, 'o'},
 	                                     {"quiet", no_argument, NULL, 'q'},
+	                                     {"check", no_argument, NULL, 'c'},
 	                                     {"help", no_argument, NULL, 'h'},
 	                                     {NULL, 0, NULL, 0}};
 	const char *spec = "0", *output = NULL;
-	int quiet = 0, c;
+	int quiet = 0, check = 0, c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:o:qh", opts, NULL)) != -1) {
 		if (c == 'd')
@@ -88,6 +132,8 @@ int gq_cmd_refine(int argc, char **argv, int full_argc, char **full_argv)
 			output = optarg;
 		else if (c == 'q')
 			quiet = 1;
+		else if (c == 'c')
+			check = 1;
 		else if (c == 'h') {
 			fputs(usage_refine, stdout);
 			return GQ_EXIT_OK;
@@ -98,6 +144,8 @@ int gq_cmd_refine(int argc, char **argv, int full_argc, char **full_argv)
 		return gq_cmdline_usage_error("refine", usage_refine, "%s",
 		                              "give one results file of gemmq qualify");
 	const char *input = argv[optind];
+	if (check)
+		return check_edges(input);
 	char out[4096], dir[4200];
 	if (output)
 		snprintf(out, sizeof(out), "%s", output);

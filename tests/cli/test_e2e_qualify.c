@@ -302,6 +302,17 @@ static void test_refine(void)
 	                          "content"),
 	          "points")) == 6);
 	json_decref(doc);
+	/* --check: the base has its open edge, the refined file none */
+	char log0[512];
+	path_in(log0, sizeof(log0), "refine-check.log");
+	code = e2e_finish(e2e_start(log0, (const char *const[]){"refine", "--check", base, NULL}));
+	char *chk = read_text(log0);
+	CHECK_MSG(code == 1 && chk && strstr(chk, "open: wgrad 8x8 bf16->fp32: host:slow-above:640, "
+	                                          "halved at T=1025") && strstr(chk, "0 edges exact, 1 open"),
+	          "refine --check of the base: exit %d: %s", code, chk ? chk : "");
+	free(chk);
+	code = run((const char *const[]){"refine", "--check", out, NULL});
+	CHECK_MSG(code == 0, "refine --check of the refined file: exit %d", code);
 	/* again: every round resumes its own file, nothing is measured twice */
 	char log[512];
 	path_in(log, sizeof(log), "refine-again.log");
