@@ -469,6 +469,9 @@ static gq_status run_program_seed(const gq_protocol *proto, gq_backend *be, gemm
 		char note[700] = "";
 		s = gq_layer_batch(proto, be, ls, prog, p, pr->batch_tokens, seed_index, gb->first,
 		                   &sr->batch_differing, note, sizeof(note), err);
+		if (sr->batch_differing < 0)
+			snprintf(sr->batch_note, sizeof(sr->batch_note), "%s",
+			         note[0] ? note : "the larger call did not run");
 	}
 	sr->pass = passed && sr->reruns_run == proto->reruns;
 	return s;

@@ -65,8 +65,10 @@ typedef struct gq_seed_record {
 	 */
 	int64_t topk_checked, topk_skipped, topk_differing;
 	/* batch invariance (accuracy.batch_invariance): elements of the first rerun's output whose
-	 * bits differ from the same tokens of the larger call; -1 when not measured */
+	 * bits differ from the same tokens of the larger call; -1 when not measured, and then why
+	 * in batch_note when the larger call could not run */
 	int64_t batch_differing;
+	char batch_note[200];
 } gq_seed_record;
 
 typedef struct gq_program_record {

@@ -133,6 +133,8 @@ static json_t *program_json(const gq_program_record *rec, int batch_measured)
 			                    sr->batch_differing >= 0
 			                        ? json_integer(sr->batch_differing)
 			                        : json_null());
+		if (batch_measured && sr->batch_differing < 0)
+			json_object_set_new(so, "batch_invariance_why", json_string(sr->batch_note));
 		json_array_append_new(seeds, so);
 	}
 	json_object_set_new(o, "seeds", seeds);

@@ -233,6 +233,8 @@ static int restore_program(const json_t *o, const gq_protocol *proto, gq_program
 		sr->topk_skipped = tk ? int_or(tk, "rows_skipped", 0) : -1;
 		sr->topk_differing = tk ? int_or(tk, "rows_differing", 0) : -1;
 		sr->batch_differing = int_or(so, "batch_invariance_differing", -1);
+		snprintf(sr->batch_note, sizeof(sr->batch_note), "%s",
+		         gq_json_str(so, "batch_invariance_why"));
 	}
 	return 0;
 }
