@@ -75,6 +75,22 @@ static gq_status write_round(const json_t *base, const json_t *entries, int r, c
 	               : gq_error_set(err, GQ_ERR_INPUT, path, "cannot write the round's protocol");
 }
 
+/* Read a qualified results file and its protocol (*doc NULL and no protocol on failure). */
+static gq_status load_input(const char *input, json_t **doc, gq_protocol *proto, gq_error *err)
+{
+	gq_status s = gq_results_load(input, doc, err);
+	if (s == GQ_OK && !json_object_get(*doc, "qualification"))
+		s = gq_error_set(err, GQ_ERR_INPUT, input,
+		                 "has no verdicts: refine takes the results of gemmq qualify");
+	if (s == GQ_OK)
+		s = gq_results_protocol(*doc, input, proto, err);
+	if (s != GQ_OK) {
+		json_decref(*doc);
+		*doc = NULL;
+	}
+	return s;
+}
+
 /* --check: the open edges of a results file, one line each. */
 static int check_edges(const char *input)
 {
@@ -82,16 +98,8 @@ static int check_edges(const char *input)
 	gq_error_clear(&err);
 	json_t *doc = NULL;
 	gq_protocol proto;
-	gq_status s = gq_results_load(input, &doc, &err);
-	if (s == GQ_OK && !json_object_get(doc, "qualification"))
-		s = gq_error_set(&err, GQ_ERR_INPUT, input,
-		                 "has no verdicts: refine takes the results of gemmq qualify");
-	if (s == GQ_OK)
-		s = gq_results_protocol(doc, input, &proto, &err);
-	if (s != GQ_OK) {
-		json_decref(doc);
+	if (load_input(input, &doc, &proto, &err) != GQ_OK)
 		return gq_cmdline_error("refine", &err);
-	}
 	int open = 0, exact = 0, mixed = 0;
 	json_t *e = gq_refine_entries(doc, proto.decision.k_block_parity, &open, &exact, &mixed);
 	size_t i;
@@ -155,14 +163,9 @@ int gq_cmd_refine(int argc, char **argv, int full_argc, char **full_argv)
 	gq_error err;
 	gq_error_clear(&err);
 	json_t *base = NULL;
-	gq_status s = gq_results_load(input, &base, &err);
 	gq_protocol proto;
-	int have_proto = 0;
-	if (s == GQ_OK && !json_object_get(base, "qualification"))
-		s = gq_error_set(&err, GQ_ERR_INPUT, input,
-		                 "has no verdicts: refine takes the results of gemmq qualify");
-	if (s == GQ_OK && (s = gq_results_protocol(base, input, &proto, &err)) == GQ_OK)
-		have_proto = 1;
+	gq_status s = load_input(input, &base, &proto, &err);
+	const int have_proto = s == GQ_OK;
 	if (s == GQ_OK && (gq_cmdline_make_parent_dir(out) != 0 || gq_cmdline_make_dir(dir) != 0))
 		s = gq_error_set(&err, GQ_ERR_INPUT, dir, "cannot create the refinement folder");
 	const int rounds = have_proto ? proto.decision.refine_points_per_edge : 0;

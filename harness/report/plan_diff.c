@@ -7,15 +7,10 @@
 #include "cells.h"
 #include "results_read.h"
 
-int gq_plan_same_shape(const json_t *a, const json_t *b)
-{
-	return gq_results_same_shape(a, b);
-}
-
 /* 1 when routes a and b are on one curve. */
 static int same_curve(const json_t *a, const json_t *b)
 {
-	return gq_plan_same_shape(a, b) &&
+	return gq_results_same_shape(a, b) &&
 	       !strcmp(gq_json_str(a, "part"), gq_json_str(b, "part")) &&
 	       gq_json_int(a, "kblock_parity") == gq_json_int(b, "kblock_parity");
 }

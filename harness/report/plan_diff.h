@@ -39,10 +39,6 @@ void gq_plan_diff_table(const json_t *diff, int tsv, FILE *out);
 /* A line with the summary, then (when anything changed) a blank line and the Markdown table. */
 void gq_plan_diff_markdown(const json_t *diff, FILE *out);
 
-/* 1 when a and b (routes, or results points: both name them so) have the same op, d_in, d_out,
- * in and out dtype. */
-int gq_plan_same_shape(const json_t *a, const json_t *b);
-
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan.h"
 #include "results_read.h"
 #include "verdict.h"
 
@@ -18,30 +19,32 @@ static int cmp_t(const void *a, const void *b)
 	return x->t < y->t ? -1 : x->t > y->t;
 }
 
-static int same_curve(const json_t *a, const json_t *b)
-{
-	return !strcmp(gq_json_str(a, "op"), gq_json_str(b, "op")) &&
-	       gq_json_int(a, "d_in") == gq_json_int(b, "d_in") &&
-	       gq_json_int(a, "d_out") == gq_json_int(b, "d_out") &&
-	       !strcmp(gq_json_str(a, "in"), gq_json_str(b, "in")) &&
-	       !strcmp(gq_json_str(a, "out"), gq_json_str(b, "out"));
-}
-
-/* A points[] entry of one point: p's curve at token count t, candidate program. */
+/* A points[] entry of one point: p's curve (shape, heads and layout of the proj ops, dtypes with
+ * an FP32 g) at token count t, candidate program. */
 static json_t *entry(const json_t *p, long long t, const char *program)
 {
 	json_t *e = json_object(), *shape = json_object(), *dt = json_object();
 	const char *op = gq_json_str(p, "op");
 	json_object_set_new(e, "op", json_string(op));
+	if (json_object_get(p, "heads"))
+		json_object_set_new(shape, "heads", json_integer(gq_json_int(p, "heads")));
 	json_object_set_new(shape, "d_in", json_integer(gq_json_int(p, "d_in")));
 	json_object_set_new(shape, "d_out", json_integer(gq_json_int(p, "d_out")));
+	if (json_object_get(p, "weight_layout"))
+		json_object_set_new(shape, "weight_layout",
+		                    json_string(gq_json_str(p, "weight_layout")));
 	json_t *shapes = json_array();
 	json_array_append_new(shapes, shape);
 	json_object_set_new(e, "shapes", shapes);
 	json_t *tokens = json_array();
 	json_array_append_new(tokens, json_integer(t));
 	json_object_set_new(e, "tokens", tokens);
-	json_object_set_new(dt, "in", json_string(gq_json_str(p, "in")));
+	if (json_object_get(p, "in_g"))
+		json_object_set_new(dt, "in",
+		                    json_pack("{s:s, s:s, s:s}", "x", gq_json_str(p, "in"), "w",
+		                              gq_json_str(p, "in"), "g", gq_json_str(p, "in_g")));
+	else
+		json_object_set_new(dt, "in", json_string(gq_json_str(p, "in")));
 	json_object_set_new(dt, "out", json_string(gq_json_str(p, "out")));
 	json_object_set_new(e, "dtypes", dt);
 	json_t *cand = json_object();
@@ -95,7 +98,7 @@ json_t *gq_refine_entries(const json_t *doc, int parity, int *open, int *exact, 
 			int count = 0;
 			for (size_t j = i; j < n; j++) {
 				const json_t *p = json_array_get(points, j);
-				if (!same_curve(p0, p))
+				if (!gq_results_same_shape(p0, p))
 					continue;
 				done[j] = 1;
 				/* a point not judged (another shard's, or pending) is no neighbour */
@@ -104,12 +107,11 @@ json_t *gq_refine_entries(const json_t *doc, int parity, int *open, int *exact, 
 				if (!st[0] || !strcmp(st, "pending"))
 					continue;
 				long long t = gq_json_int(p, "t"), kb = (t + 63) / 64;
-				if (parity && kb % 2 != half)
+				if (parity && gq_plan_kblock_parity(t) != half)
 					continue;
-				char cand[256];
-				gq_results_candidate(doc, j, cand, sizeof(cand));
-				int q = gq_verdict_of_point(p) == GQ_VERDICT_QUALIFIED && cand[0];
-				const json_t *rec = q ? gq_results_program(p, "candidate") : NULL;
+				const json_t *rec = gq_verdict_of_point(p) == GQ_VERDICT_QUALIFIED
+				                        ? gq_results_program(p, "candidate")
+				                        : NULL;
 				ts[count++] = (tpt){.t = t,
 				                    .kb = kb,
 				                    .program = rec ? gq_json_str(rec, "program") : NULL,

@@ -1,7 +1,7 @@
 /* refine.h: exact window edges. From a results file with verdicts, the points that would tell
  * where each planner window really ends (gemmq refine, cli/cmd_refine.c).
  *
- * A curve is (op, d_in, d_out, in and out dtype) over the token counts T the file measured,
+ * A curve is (op, d_in, d_out, in and out dtype; heads and layout of the proj ops) over the token counts T the file measured,
  * ascending; with k-block parity (decision.k_block_parity) each curve is split first by the
  * parity of its K-block count kb(T) = ⌈T/64⌉, as gemmq plan splits it. An edge is a pair of
  * neighbours on a curve where one T is qualified for program P and the other is not (any other

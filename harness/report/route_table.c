@@ -48,7 +48,7 @@ static int find_point(json_t **docs, int n, const json_t *e, long long t, int *f
 		const json_t *p;
 		json_array_foreach(json_object_get(docs[f], "points"), i, p)
 		{
-			if (gq_json_int(p, "t") == t && gq_plan_same_shape(p, e)) {
+			if (gq_json_int(p, "t") == t && gq_results_same_shape(p, e)) {
 				*file = f;
 				*point = i;
 				return 1;
@@ -67,7 +67,7 @@ static const char *old_program(const json_t *old_plan, const json_t *e, long lon
 	{
 		const long long par = gq_json_int(r, "kblock_parity");
 		if (!strcmp(gq_json_str(r, "part"), gq_json_str(e, "part")) &&
-		    gq_plan_same_shape(r, e) && (par < 0 || par == gq_plan_kblock_parity(t)) &&
+		    gq_results_same_shape(r, e) && (par < 0 || par == gq_plan_kblock_parity(t)) &&
 		    gq_json_int(r, "t_min") <= t && t <= gq_json_int(r, "t_max"))
 			return gq_json_str(r, "program");
 	}
@@ -326,8 +326,9 @@ gq_status gq_route_table(json_t **docs, char **paths, int n, const json_t *old_p
 	}
 	if (s == GQ_OK) {
 		print_changes(out, tsv, diff);
-		print_summary(out, tsv, &r, gq_cells_sota_label(docs, n));
-		print_rows(out, tsv, docs, &r, gq_cells_sota_label(docs, n));
+		const char *sota = gq_cells_sota_label(docs, n);
+		print_summary(out, tsv, &r, sota);
+		print_rows(out, tsv, docs, &r, sota);
 		/* one caption per part, from its first file */
 		for (int f = 0; f < n; f++) {
 			char part[160], key[200], cap[8192];

@@ -1,7 +1,7 @@
 /* test_refine.c: gq_refine_entries on hand-made results: an open edge halved at the middle K
  * block with the qualified side's program; an exact edge (adjacent K blocks) left; an edge
  * between two programs left and counted; with k-block parity each half on its own, the new T in
- * the half's parity; curves of other shapes apart. */
+ * the half's parity; curves of other shapes (and heads) apart. */
 #include <stdio.h>
 #include <string.h>
 
@@ -88,8 +88,32 @@ static void test_parity(void)
 	json_decref(doc);
 }
 
+/* Proj points of one d_in × d_out but other heads are other curves, and a new entry keeps the
+ * heads and layout of its curve. */
+static void test_heads(void)
+{
+	json_t *a = point(32, 1, "P"), *b = point(32, 2049, NULL), *c = point(32, 2049, NULL);
+	json_t *pts[] = {a, b, c};
+	const int heads[] = {16, 8, 16};
+	for (int k = 0; k < 3; k++) {
+		json_object_set_new(pts[k], "op", json_string("proj_fwd"));
+		json_object_set_new(pts[k], "heads", json_integer(heads[k]));
+		json_object_set_new(pts[k], "weight_layout", json_string("out_in"));
+	}
+	json_t *doc = doc_of(json_pack("[o, o, o]", a, b, c));
+	int open, exact, mixed;
+	json_t *e = gq_refine_entries(doc, 0, &open, &exact, &mixed);
+	CHECK(e && open == 1 && json_array_size(e) == 1); /* heads 16 only: 8 has no neighbour */
+	const json_t *sh = json_array_get(json_object_get(json_array_get(e, 0), "shapes"), 0);
+	CHECK(json_integer_value(json_object_get(sh, "heads")) == 16 &&
+	      !strcmp(json_string_value(json_object_get(sh, "weight_layout")), "out_in"));
+	json_decref(e);
+	json_decref(doc);
+}
+
 int main(void)
 {
+	test_heads();
 	test_plain();
 	test_parity();
 	return gq_check_exit("test_refine");
